@@ -1,1 +1,32 @@
+//! wuzi: a Gomoku / Renju / Caro engine that speaks the Gomocup (Piskvork) brain protocol.
+//!
+//! Data flows one way: **protocol → session → search → movegen/eval → board → rules**.
+//!
+//! ```text
+//! stdin ─reader thread─> protocol::Parser ─Command─> channel ─> session (engine thread)
+//!          │ YXSTOP/STOP, END: flags set at once                │ Board::make / undo
+//!          │ EOF: like END                                       │ time::Budget
+//!                                                                ▼
+//!                          search::Searcher::think(&mut Board, Limits) → SearchResult
+//!                                  │ movegen → board → rules, eval
+//!                                  ▼
+//!                  session prints the move on stdout (its only writer)
+//! ```
+//!
+//! - [`protocol`]: text ⇄ [`protocol::Command`] / [`protocol::Reply`]; pure.
+//! - [`session`]: the running brain: reader thread, settings, the one stdout writer.
+//! - [`board`]: padded board, incremental line patterns, threat counts, Zobrist key.
+//! - [`rules`]: every difference between freestyle, exact five, renju and caro.
+//! - [`movegen`], [`eval`], [`search`], [`tt`], [`time`]: the engine.
+//! - [`bench`]: the deterministic node-count signature.
 
+pub mod bench;
+pub mod board;
+pub mod eval;
+pub mod movegen;
+pub mod protocol;
+pub mod rules;
+pub mod search;
+pub mod session;
+pub mod time;
+pub mod tt;

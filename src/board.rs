@@ -1,0 +1,842 @@
+//! Game state: positions, stones, and the incrementally updated board.
+//!
+//! The board is a padded array: cell `(x, y)` lives at index `(y + PAD) · STRIDE + (x + PAD)`,
+//! with at least [`PAD`] wall cells around the playing area, so scanning five cells in any
+//! direction never needs a bounds check. Boards up to [`MAX_SIZE`]×[`MAX_SIZE`] (rectangular too)
+//! share this layout.
+//!
+//! For every cell and each of the four directions the board keeps a *line key*: 2 bits for each
+//! of the five cells on either side (0 empty, 1 black, 2 white, 3 wall). A move changes the keys of
+//! the 40 cells within reach, and for exactly those cells the board looks up the new
+//! [`Pattern`]s in the rule's [`PatternTable`], folds them into a per-colour [`CellInfo`], and keeps
+//! per-colour counts of [`Threat`] classes and the sum of cell values over empty cells. `undo`
+//! runs the same update in reverse. The test module checks all of it against a full recompute
+//! after random make/undo sequences, under every rule.
+
+use std::{fmt, sync::Arc};
+
+use crate::rules::{CellInfo, Pattern, PatternTable, Rule, Threat, HALF_WINDOW};
+
+/// Largest supported board width or height.
+pub const MAX_SIZE: usize = 32;
+/// Smallest supported board width or height.
+pub const MIN_SIZE: usize = 5;
+/// Wall cells around the playing area (the pattern window reaches five cells out).
+pub const PAD: usize = HALF_WINDOW;
+/// Distance between two rows in the padded array.
+pub const STRIDE: usize = MAX_SIZE + 2 * PAD;
+/// Number of cells in the padded array.
+pub const NUM_CELLS: usize = STRIDE * STRIDE;
+/// Index steps of the four line directions: horizontal, vertical, diagonal, anti-diagonal.
+pub const DIRECTIONS: [isize; 4] = [1, STRIDE as isize, STRIDE as isize + 1, STRIDE as isize - 1];
+
+/// A cell of the padded array. Only positions returned by [`Board::pos`] (or derived from one
+/// by at most [`PAD`] steps) are meaningful.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Pos(u16);
+
+impl Pos {
+    /// The padded index of `(x, y)`; the caller guarantees `x, y < MAX_SIZE`.
+    pub const fn from_xy(x: usize, y: usize) -> Pos {
+        Pos(((y + PAD) * STRIDE + x + PAD) as u16)
+    }
+
+    /// Column (0-based, may be out of the board for wall cells).
+    pub fn x(self) -> usize {
+        (self.0 as usize % STRIDE).wrapping_sub(PAD)
+    }
+
+    /// Row (0-based, may be out of the board for wall cells).
+    pub fn y(self) -> usize {
+        (self.0 as usize / STRIDE).wrapping_sub(PAD)
+    }
+
+    /// The padded index, usable to index per-cell arrays of length [`NUM_CELLS`].
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The position from a padded index (must be < [`NUM_CELLS`]).
+    pub fn from_index(index: usize) -> Pos {
+        debug_assert!(index < NUM_CELLS);
+        Pos(index as u16)
+    }
+
+    /// The cell `delta` index steps away (see [`DIRECTIONS`]).
+    #[inline]
+    pub fn offset(self, delta: isize) -> Pos {
+        Pos((self.0 as isize + delta) as u16)
+    }
+}
+
+impl fmt::Display for Pos {
+    /// Protocol form `x,y`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{},{}", self.x(), self.y())
+    }
+}
+
+/// A player's colour. Black moves first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Stone {
+    /// First player.
+    Black,
+    /// Second player.
+    White,
+}
+
+impl Stone {
+    /// Both colours, black first.
+    pub const BOTH: [Stone; 2] = [Stone::Black, Stone::White];
+
+    /// The other colour.
+    pub fn opponent(self) -> Stone {
+        match self {
+            Stone::Black => Stone::White,
+            Stone::White => Stone::Black,
+        }
+    }
+
+    /// 0 for black, 1 for white.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    fn code(self) -> u8 {
+        self as u8 + 1
+    }
+}
+
+/// Contents of a cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cell {
+    /// No stone.
+    Empty,
+    /// A stone.
+    Stone(Stone),
+    /// Outside the board, or a blocked square (BOARD field 3).
+    Wall,
+}
+
+const CODE_EMPTY: u8 = 0;
+const CODE_WALL: u8 = 3;
+
+/// SplitMix64, usable in `const` context, for the Zobrist keys.
+const fn splitmix(state: u64) -> (u64, u64) {
+    let state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    (state, z ^ (z >> 31))
+}
+
+const fn zobrist_table() -> [[u64; NUM_CELLS]; 2] {
+    let mut table = [[0u64; NUM_CELLS]; 2];
+    let mut state = 0x5755_5A49_2020_2026u64;
+    let mut c = 0;
+    while c < 2 {
+        let mut i = 0;
+        while i < NUM_CELLS {
+            let (s, v) = splitmix(state);
+            state = s;
+            table[c][i] = v;
+            i += 1;
+        }
+        c += 1;
+    }
+    table
+}
+
+/// Zobrist keys per colour and cell, fixed at compile time.
+static ZOBRIST: [[u64; NUM_CELLS]; 2] = zobrist_table();
+/// Key toggled on every move (side to move).
+const ZOBRIST_SIDE: u64 = splitmix(0x0123_4567_89AB_CDEF).1;
+/// Per-rule key mixed into the hash, so positions under different rules never collide.
+const fn rule_key(rule: Rule) -> u64 {
+    splitmix(0xA5A5_0000 + rule as u64).1
+}
+
+/// The game position with incremental pattern state. Cloning is cheap enough for one copy per
+/// search thread (a few tens of kilobytes; the pattern table is shared).
+#[derive(Clone)]
+pub struct Board {
+    width: usize,
+    height: usize,
+    table: Arc<PatternTable>,
+    cells: Vec<u8>,
+    /// Line keys per cell and direction.
+    keys: Vec<[u32; 4]>,
+    /// Packed patterns (black low byte, white high byte) per cell and direction.
+    pats: Vec<[u16; 4]>,
+    /// Combined info per cell and colour; only counted for empty cells.
+    info: Vec<[CellInfo; 2]>,
+    /// Stones within the 5×5 square around each cell (candidate area).
+    near: Vec<u8>,
+    /// Empty cells per colour and [`Threat`] class.
+    threat_count: [[u16; Threat::COUNT]; 2],
+    /// Sum of [`CellInfo::value`] over empty cells, per colour.
+    value_sum: [i32; 2],
+    hash: u64,
+    side: Stone,
+    history: Vec<Pos>,
+    stones: usize,
+    playable: usize,
+}
+
+impl Board {
+    /// An empty `width`×`height` board (black to move), or `None` for unsupported sizes.
+    pub fn new(width: usize, height: usize, table: Arc<PatternTable>) -> Option<Board> {
+        if !(MIN_SIZE..=MAX_SIZE).contains(&width) || !(MIN_SIZE..=MAX_SIZE).contains(&height) {
+            return None;
+        }
+        let mut cells = vec![CODE_WALL; NUM_CELLS];
+        for y in 0..height {
+            for x in 0..width {
+                cells[Pos::from_xy(x, y).index()] = CODE_EMPTY;
+            }
+        }
+        let mut board = Board {
+            width,
+            height,
+            table,
+            cells,
+            keys: vec![[0; 4]; NUM_CELLS],
+            pats: vec![[0; 4]; NUM_CELLS],
+            info: vec![[CellInfo::default(); 2]; NUM_CELLS],
+            near: vec![0; NUM_CELLS],
+            threat_count: [[0; Threat::COUNT]; 2],
+            value_sum: [0; 2],
+            hash: 0,
+            side: Stone::Black,
+            history: Vec::with_capacity(width * height),
+            stones: 0,
+            playable: width * height,
+        };
+        board.recompute();
+        Some(board)
+    }
+
+    /// Board width (number of columns).
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// Board height (number of rows).
+    pub fn height(&self) -> usize {
+        self.height
+    }
+
+    /// The rule this board's patterns follow.
+    pub fn rule(&self) -> Rule {
+        self.table.rule()
+    }
+
+    /// The shared pattern table.
+    pub fn table(&self) -> &Arc<PatternTable> {
+        &self.table
+    }
+
+    /// The position of `(x, y)` if it is on the board.
+    pub fn pos(&self, x: i64, y: i64) -> Option<Pos> {
+        if x >= 0 && y >= 0 && (x as u64) < self.width as u64 && (y as u64) < self.height as u64 {
+            Some(Pos::from_xy(x as usize, y as usize))
+        } else {
+            None
+        }
+    }
+
+    /// True if `pos` is a playing square (not a wall cell).
+    pub fn on_board(&self, pos: Pos) -> bool {
+        pos.x() < self.width && pos.y() < self.height
+    }
+
+    /// Every playing square, row by row.
+    pub fn squares(&self) -> impl Iterator<Item = Pos> + '_ {
+        (0..self.height).flat_map(move |y| (0..self.width).map(move |x| Pos::from_xy(x, y)))
+    }
+
+    /// What is on `pos`.
+    pub fn cell(&self, pos: Pos) -> Cell {
+        match self.cells[pos.index()] {
+            CODE_EMPTY => Cell::Empty,
+            1 => Cell::Stone(Stone::Black),
+            2 => Cell::Stone(Stone::White),
+            _ => Cell::Wall,
+        }
+    }
+
+    /// True if `pos` is an empty playing square.
+    #[inline]
+    pub fn is_empty(&self, pos: Pos) -> bool {
+        self.cells[pos.index()] == CODE_EMPTY
+    }
+
+    /// The colour to move.
+    pub fn side_to_move(&self) -> Stone {
+        self.side
+    }
+
+    /// Sets the colour to move (used when a position arrives as a whole, e.g. BOARD).
+    pub fn set_side_to_move(&mut self, side: Stone) {
+        if side != self.side {
+            self.hash ^= ZOBRIST_SIDE;
+            self.side = side;
+        }
+    }
+
+    /// Zobrist key of the position (stones, side to move, rule).
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// Moves made with [`Board::make`] / [`Board::put`], oldest first.
+    pub fn history(&self) -> &[Pos] {
+        &self.history
+    }
+
+    /// The most recent stone.
+    pub fn last_move(&self) -> Option<Pos> {
+        self.history.last().copied()
+    }
+
+    /// Number of stones on the board.
+    pub fn stone_count(&self) -> usize {
+        self.stones
+    }
+
+    /// True if no empty playing square is left.
+    pub fn is_full(&self) -> bool {
+        self.stones >= self.playable
+    }
+
+    /// Number of stones within the 5×5 square centred on `pos`.
+    #[inline]
+    pub fn near(&self, pos: Pos) -> u8 {
+        self.near[pos.index()]
+    }
+
+    /// The pattern `stone` would make at `pos` in direction `dir` (0..4, see [`DIRECTIONS`]).
+    #[inline]
+    pub fn pattern(&self, pos: Pos, dir: usize, stone: Stone) -> Pattern {
+        Pattern::from_u8(self.pattern_code(pos, dir, stone))
+    }
+
+    #[inline]
+    fn pattern_code(&self, pos: Pos, dir: usize, stone: Stone) -> u8 {
+        (self.pats[pos.index()][dir] >> (8 * stone.index())) as u8
+    }
+
+    /// The combined class and value of `pos` for `stone` (meaningful for empty cells).
+    #[inline]
+    pub fn cell_info(&self, pos: Pos, stone: Stone) -> CellInfo {
+        self.info[pos.index()][stone.index()]
+    }
+
+    /// The threat class of `pos` for `stone`.
+    #[inline]
+    pub fn threat(&self, pos: Pos, stone: Stone) -> Threat {
+        Threat::from_u8(self.info[pos.index()][stone.index()].threat)
+    }
+
+    /// Number of empty cells where `stone` would make `threat`.
+    #[inline]
+    pub fn threat_count(&self, stone: Stone, threat: Threat) -> usize {
+        self.threat_count[stone.index()][threat as usize] as usize
+    }
+
+    /// Sum of cell values of `stone` over all empty cells.
+    #[inline]
+    pub fn value_sum(&self, stone: Stone) -> i32 {
+        self.value_sum[stone.index()]
+    }
+
+    /// Empty cells where `stone` would make `threat`, in board order.
+    pub fn cells_with(&self, stone: Stone, threat: Threat) -> Vec<Pos> {
+        if self.threat_count(stone, threat) == 0 {
+            return Vec::new();
+        }
+        self.squares()
+            .filter(|&p| self.is_empty(p) && self.threat(p, stone) == threat)
+            .collect()
+    }
+
+    /// True if `stone` played at the empty square `pos` would win (a five under the rule).
+    pub fn is_winning_move(&self, pos: Pos, stone: Stone) -> bool {
+        self.is_empty(pos) && self.threat(pos, stone) == Threat::Five
+    }
+
+    /// Plays the side to move at the empty square `pos` and passes the turn.
+    pub fn make(&mut self, pos: Pos) {
+        let side = self.side;
+        self.put(pos, side);
+        self.side = side.opponent();
+        self.hash ^= ZOBRIST_SIDE;
+    }
+
+    /// Takes back the last [`Board::make`].
+    pub fn undo(&mut self) {
+        if let Some(pos) = self.history.last().copied() {
+            self.remove(pos);
+            self.side = self.side.opponent();
+            self.hash ^= ZOBRIST_SIDE;
+        }
+    }
+
+    /// Places `stone` on the empty square `pos` without changing the side to move; it is
+    /// recorded in the history so [`Board::remove`] of the last stone restores the position.
+    pub fn put(&mut self, pos: Pos, stone: Stone) {
+        debug_assert!(self.is_empty(pos) && self.on_board(pos));
+        let i = pos.index();
+        for c in Stone::BOTH {
+            let old = self.info[i][c.index()];
+            self.uncount(c, old);
+        }
+        self.cells[i] = stone.code();
+        self.hash ^= ZOBRIST[stone.index()][i];
+        self.stones += 1;
+        self.history.push(pos);
+        self.adjust_near(pos, 1);
+        self.update_lines(pos, stone.code() as u32);
+    }
+
+    /// Removes the stone on `pos` (normally the last one placed).
+    pub fn remove(&mut self, pos: Pos) {
+        let i = pos.index();
+        let code = self.cells[i];
+        debug_assert!(code == 1 || code == 2);
+        let stone = if code == 1 {
+            Stone::Black
+        } else {
+            Stone::White
+        };
+        self.cells[i] = CODE_EMPTY;
+        self.hash ^= ZOBRIST[stone.index()][i];
+        self.stones -= 1;
+        if let Some(at) = self.history.iter().rposition(|&p| p == pos) {
+            self.history.remove(at);
+        }
+        self.adjust_near(pos, -1);
+        self.update_lines(pos, 0);
+        for c in Stone::BOTH {
+            let pats = self.pats[i].map(|p| (p >> (8 * c.index())) as u8);
+            let info = self.table.combine(c, pats);
+            self.info[i][c.index()] = info;
+            self.count(c, info);
+        }
+    }
+
+    /// Turns the empty square `pos` into a wall (BOARD field 3). Not undoable.
+    pub fn put_wall(&mut self, pos: Pos) {
+        if !self.is_empty(pos) {
+            return;
+        }
+        self.cells[pos.index()] = CODE_WALL;
+        self.playable -= 1;
+        self.recompute();
+    }
+
+    fn adjust_near(&mut self, pos: Pos, delta: i8) {
+        let base = pos.index() as isize;
+        for dy in -2isize..=2 {
+            for dx in -2isize..=2 {
+                let j = (base + dy * STRIDE as isize + dx) as usize;
+                self.near[j] = (self.near[j] as i8 + delta) as u8;
+            }
+        }
+    }
+
+    /// Writes `code` into the line keys of the cells around `pos` and refreshes their patterns.
+    fn update_lines(&mut self, pos: Pos, code: u32) {
+        let base = pos.index() as isize;
+        for (d, &step) in DIRECTIONS.iter().enumerate() {
+            for k in 1..=HALF_WINDOW {
+                // `pos` seen from the cell k steps before it sits at offset +k (slot k + 4);
+                // seen from the cell k steps after it, at offset −k (slot 5 − k).
+                let before = (base - step * k as isize) as usize;
+                let after = (base + step * k as isize) as usize;
+                self.set_slot(before, d, HALF_WINDOW - 1 + k, code);
+                self.set_slot(after, d, HALF_WINDOW - k, code);
+            }
+        }
+    }
+
+    #[inline]
+    fn set_slot(&mut self, i: usize, d: usize, slot: usize, code: u32) {
+        let shift = 2 * slot as u32;
+        let key = (self.keys[i][d] & !(3 << shift)) | (code << shift);
+        self.keys[i][d] = key;
+        let packed = self.table.lookup(key);
+        if self.pats[i][d] != packed {
+            self.pats[i][d] = packed;
+            if self.cells[i] == CODE_EMPTY {
+                self.refresh_cell(i);
+            }
+        }
+    }
+
+    /// Recomputes the combined info of the empty cell `i` and its counts.
+    fn refresh_cell(&mut self, i: usize) {
+        for c in Stone::BOTH {
+            let pats = self.pats[i].map(|p| (p >> (8 * c.index())) as u8);
+            let new = self.table.combine(c, pats);
+            let old = self.info[i][c.index()];
+            if new != old {
+                self.uncount(c, old);
+                self.info[i][c.index()] = new;
+                self.count(c, new);
+            }
+        }
+    }
+
+    fn count(&mut self, c: Stone, info: CellInfo) {
+        self.threat_count[c.index()][info.threat as usize] += 1;
+        self.value_sum[c.index()] += info.value;
+    }
+
+    fn uncount(&mut self, c: Stone, info: CellInfo) {
+        self.threat_count[c.index()][info.threat as usize] -= 1;
+        self.value_sum[c.index()] -= info.value;
+    }
+
+    /// Rebuilds every derived field from the cells alone (no incremental steps).
+    fn recompute(&mut self) {
+        let derived = Derived::compute(self);
+        self.keys = derived.keys;
+        self.pats = derived.pats;
+        self.info = derived.info;
+        self.near = derived.near;
+        self.threat_count = derived.threat_count;
+        self.value_sum = derived.value_sum;
+        self.hash = derived.hash;
+        self.stones = derived.stones;
+    }
+
+    /// Renders the board as rows of `.` (empty), `X` (black), `O` (white), `#` (wall), row 0
+    /// first; the format [`Board::from_ascii`] reads.
+    pub fn to_ascii(&self) -> String {
+        let mut s = String::new();
+        for y in 0..self.height {
+            for x in 0..self.width {
+                s.push(match self.cell(Pos::from_xy(x, y)) {
+                    Cell::Empty => '.',
+                    Cell::Stone(Stone::Black) => 'X',
+                    Cell::Stone(Stone::White) => 'O',
+                    Cell::Wall => '#',
+                });
+            }
+            s.push('\n');
+        }
+        s
+    }
+
+    /// Builds a board from rows of `.`/`X`/`O`/`#` (whitespace between cells allowed; blank
+    /// lines skipped). Side to move: black if the stone counts are equal, else white. Returns
+    /// `None` for ragged rows, unknown characters or unsupported sizes.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use wuzi::{board::Board, rules::{PatternTable, Rule}};
+    /// let table = Arc::new(PatternTable::new(Rule::Freestyle));
+    /// let board = Board::from_ascii(
+    ///     "
+    ///     . . . . .
+    ///     . X X X .
+    ///     . O O . .
+    ///     . . . . .
+    ///     . . . . .
+    ///     ",
+    ///     table,
+    /// )
+    /// .unwrap();
+    /// assert_eq!(board.stone_count(), 5);
+    /// ```
+    pub fn from_ascii(text: &str, table: Arc<PatternTable>) -> Option<Board> {
+        let rows: Vec<Vec<char>> = text
+            .lines()
+            .map(|l| l.chars().filter(|c| !c.is_whitespace()).collect::<Vec<_>>())
+            .filter(|r| !r.is_empty())
+            .collect();
+        let height = rows.len();
+        let width = rows.first()?.len();
+        if rows.iter().any(|r| r.len() != width) {
+            return None;
+        }
+        let mut board = Board::new(width, height, table)?;
+        let mut walls = Vec::new();
+        for (y, row) in rows.iter().enumerate() {
+            for (x, &ch) in row.iter().enumerate() {
+                let pos = Pos::from_xy(x, y);
+                match ch {
+                    '.' | '+' => {}
+                    'X' | 'x' => board.put(pos, Stone::Black),
+                    'O' | 'o' => board.put(pos, Stone::White),
+                    '#' => walls.push(pos),
+                    _ => return None,
+                }
+            }
+        }
+        for pos in walls {
+            board.put_wall(pos);
+        }
+        let blacks = board
+            .squares()
+            .filter(|&p| board.cell(p) == Cell::Stone(Stone::Black))
+            .count();
+        let side = if 2 * blacks == board.stone_count() {
+            Stone::Black
+        } else {
+            Stone::White
+        };
+        board.set_side_to_move(side);
+        Some(board)
+    }
+}
+
+impl fmt::Debug for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "Board {}x{} {} {:?} to move",
+            self.width,
+            self.height,
+            self.rule().name(),
+            self.side
+        )?;
+        f.write_str(&self.to_ascii())
+    }
+}
+
+/// Everything the board derives from its cells, computed from scratch.
+#[derive(Debug, PartialEq, Eq)]
+struct Derived {
+    keys: Vec<[u32; 4]>,
+    pats: Vec<[u16; 4]>,
+    info: Vec<[CellInfo; 2]>,
+    near: Vec<u8>,
+    threat_count: [[u16; Threat::COUNT]; 2],
+    value_sum: [i32; 2],
+    hash: u64,
+    stones: usize,
+}
+
+impl Derived {
+    fn compute(board: &Board) -> Derived {
+        let mut keys = vec![[0u32; 4]; NUM_CELLS];
+        let mut pats = vec![[0u16; 4]; NUM_CELLS];
+        let mut info = vec![[CellInfo::default(); 2]; NUM_CELLS];
+        let mut near = vec![0u8; NUM_CELLS];
+        let mut threat_count = [[0u16; Threat::COUNT]; 2];
+        let mut value_sum = [0i32; 2];
+        let mut hash = rule_key(board.rule());
+        if board.side == Stone::White {
+            hash ^= ZOBRIST_SIDE;
+        }
+        let mut stones = 0;
+        let lo = PAD as isize;
+        for i in 0..NUM_CELLS {
+            let (x, y) = ((i % STRIDE) as isize, (i / STRIDE) as isize);
+            // Only cells whose whole window lies inside the array get keys; that covers every
+            // playing square and every cell a move can touch.
+            if x < lo || y < lo || x >= (STRIDE - PAD) as isize || y >= (STRIDE - PAD) as isize {
+                continue;
+            }
+            for (d, &step) in DIRECTIONS.iter().enumerate() {
+                let mut key = 0u32;
+                for k in 1..=HALF_WINDOW as isize {
+                    let before = board.cells[(i as isize - step * k) as usize] as u32;
+                    let after = board.cells[(i as isize + step * k) as usize] as u32;
+                    key |= before << (2 * (HALF_WINDOW as isize - k) as u32);
+                    key |= after << (2 * (HALF_WINDOW as isize - 1 + k) as u32);
+                }
+                keys[i][d] = key;
+                pats[i][d] = board.table.lookup(key);
+            }
+        }
+        for pos in board.squares() {
+            let i = pos.index();
+            match board.cells[i] {
+                CODE_EMPTY => {
+                    for c in Stone::BOTH {
+                        let p = pats[i].map(|p| (p >> (8 * c.index())) as u8);
+                        let ci = board.table.combine(c, p);
+                        info[i][c.index()] = ci;
+                        threat_count[c.index()][ci.threat as usize] += 1;
+                        value_sum[c.index()] += ci.value;
+                    }
+                }
+                code @ (1 | 2) => {
+                    stones += 1;
+                    hash ^= ZOBRIST[code as usize - 1][i];
+                    for dy in -2isize..=2 {
+                        for dx in -2isize..=2 {
+                            near[(i as isize + dy * STRIDE as isize + dx) as usize] += 1;
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        // Occupied cells keep the info they had when they were last empty; only empty cells
+        // are compared.
+        for pos in board.squares() {
+            if board.cells[pos.index()] != CODE_EMPTY {
+                info[pos.index()] = board.info[pos.index()];
+            }
+        }
+        Derived {
+            keys,
+            pats,
+            info,
+            near,
+            threat_count,
+            value_sum,
+            hash,
+            stones,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::{rngs::StdRng, Rng, SeedableRng};
+
+    use super::*;
+
+    fn table(rule: Rule) -> Arc<PatternTable> {
+        Arc::new(PatternTable::new(rule))
+    }
+
+    fn assert_consistent(board: &Board, context: &str) {
+        let full = Derived::compute(board);
+        let inc = Derived {
+            keys: board.keys.clone(),
+            pats: board.pats.clone(),
+            info: board.info.clone(),
+            near: board.near.clone(),
+            threat_count: board.threat_count,
+            value_sum: board.value_sum,
+            hash: board.hash,
+            stones: board.stones,
+        };
+        // Keys of cells in the outer wall band are never read; compare the interior.
+        for i in 0..NUM_CELLS {
+            let (x, y) = (i % STRIDE, i / STRIDE);
+            if (PAD..STRIDE - PAD).contains(&x) && (PAD..STRIDE - PAD).contains(&y) {
+                assert!(
+                    full.keys[i] == inc.keys[i],
+                    "line keys differ at {i} {context}\n{board:?}"
+                );
+                assert!(
+                    full.pats[i] == inc.pats[i],
+                    "patterns differ at {i} {context}\n{board:?}"
+                );
+            }
+        }
+        assert!(
+            full.info == inc.info,
+            "cell info differs {context}\n{board:?}"
+        );
+        assert!(full.near == inc.near, "near counts differ {context}");
+        assert_eq!(
+            full.threat_count, inc.threat_count,
+            "threat counts {context}"
+        );
+        assert_eq!(full.value_sum, inc.value_sum, "value sums {context}");
+        assert_eq!(full.hash, inc.hash, "hash {context}");
+        assert_eq!(full.stones, inc.stones, "stone count {context}");
+    }
+
+    #[test]
+    fn incremental_state_equals_full_recompute_under_every_rule() {
+        let mut rng = StdRng::seed_from_u64(20261130);
+        for rule in Rule::ALL {
+            let t = table(rule);
+            for &(w, h) in &[(15, 15), (20, 20), (7, 5), (MAX_SIZE, MAX_SIZE)] {
+                let mut board = Board::new(w, h, t.clone()).expect("supported size");
+                let start_hash = board.hash();
+                for step in 0..300 {
+                    let undo = board.stone_count() > 0 && rng.gen_range(0..10) < 3;
+                    if undo || board.is_full() {
+                        board.undo();
+                    } else {
+                        let empties: Vec<Pos> =
+                            board.squares().filter(|&p| board.is_empty(p)).collect();
+                        let pos = empties[rng.gen_range(0..empties.len())];
+                        board.make(pos);
+                    }
+                    assert_consistent(&board, &format!("{} {w}x{h} step {step}", rule.name()));
+                }
+                while board.stone_count() > 0 {
+                    board.undo();
+                }
+                assert_eq!(board.hash(), start_hash);
+                assert_consistent(&board, "after undoing everything");
+            }
+        }
+    }
+
+    #[test]
+    fn make_undo_round_trip_restores_everything() {
+        let t = table(Rule::Renju);
+        let mut board = Board::new(15, 15, t).expect("size");
+        for &(x, y) in &[(7, 7), (8, 8), (7, 8), (6, 6), (7, 9)] {
+            board.make(Pos::from_xy(x, y));
+        }
+        let before = board.clone();
+        board.make(Pos::from_xy(7, 10));
+        board.undo();
+        assert_eq!(board.keys, before.keys);
+        assert_eq!(board.info, before.info);
+        assert_eq!(board.hash(), before.hash());
+        assert_eq!(board.side_to_move(), Stone::White);
+    }
+
+    #[test]
+    fn positions_and_bounds() {
+        let board = Board::new(20, 15, table(Rule::Freestyle)).expect("size");
+        assert_eq!(board.pos(19, 14).map(|p| (p.x(), p.y())), Some((19, 14)));
+        assert_eq!(board.pos(20, 0), None);
+        assert_eq!(board.pos(0, 15), None);
+        assert_eq!(board.pos(-1, 3), None);
+        assert_eq!(board.squares().count(), 300);
+        assert!(Board::new(4, 15, table(Rule::Freestyle)).is_none());
+        assert!(Board::new(33, 15, table(Rule::Freestyle)).is_none());
+        assert_eq!(Pos::from_xy(3, 9).to_string(), "3,9");
+    }
+
+    #[test]
+    fn ascii_round_trip_and_side_to_move() {
+        let text = "X....\n.O...\n..X..\n.....\n....#\n";
+        let board = Board::from_ascii(text, table(Rule::Freestyle)).expect("valid");
+        assert_eq!(board.to_ascii(), text);
+        assert_eq!(board.side_to_move(), Stone::White);
+        assert!(Board::from_ascii("XX\nX", table(Rule::Freestyle)).is_none());
+    }
+
+    #[test]
+    fn threat_counts_see_fours_and_threes() {
+        let board = Board::from_ascii(
+            "
+            . . . . . . . . .
+            . . . . . . . . .
+            . . X X X X . . .
+            . . . . . . . . .
+            . . . O O O . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            ",
+            table(Rule::Freestyle),
+        )
+        .expect("valid");
+        assert_eq!(board.threat_count(Stone::Black, Threat::Five), 2);
+        assert_eq!(
+            board.cells_with(Stone::Black, Threat::Five),
+            vec![Pos::from_xy(1, 2), Pos::from_xy(6, 2)]
+        );
+        // White's open three: 2,4 and 6,4 make straight fours.
+        assert!(board.threat(Pos::from_xy(2, 4), Stone::White) >= Threat::FlexFour);
+        assert!(board.threat(Pos::from_xy(6, 4), Stone::White) >= Threat::FlexFour);
+    }
+}

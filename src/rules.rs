@@ -1,0 +1,651 @@
+//! Everything that differs between the game rules, and nothing else.
+//!
+//! wuzi plays four rule families (protocol.md §4): freestyle (five or more wins), standard /
+//! exact five, renju (black may not make double-three, double-four or overline; white's overline
+//! wins) and caro (an exact five wins only if not blocked by the opponent at both ends; Piskvork's
+//! rule 8 also lets overlines win, rule 9 does not).
+//!
+//! The rules reach the rest of the engine in three ways, all decided here:
+//! 1. [`PatternTable`]: for every 11-cell line window around an empty cell (5 cells each side),
+//!    the [`Pattern`] that a stone of each colour would make there in that direction. The board
+//!    keeps these up to date on make/undo; everyone else reads classified patterns.
+//! 2. [`PatternTable::combine`]: the four directions of a cell folded into one [`Threat`] class and
+//!    an integer potential value per colour (this is where renju's forbidden shapes show up).
+//! 3. [`is_forbidden`]: the exact renju forbidden-point test for black, with the recursive
+//!    "real three" rule, evaluated on the live board.
+//!
+//! The board edge never blocks a five (protocol.md §4: only opponent stones block).
+
+use crate::board::{Board, Pos, Stone, DIRECTIONS};
+
+/// The game rule of a session.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Rule {
+    /// Five or more in a row wins (INFO rule 0).
+    Freestyle,
+    /// Exactly five wins; six or more does not (INFO rule 1).
+    Standard,
+    /// Renju: black's double-three, double-four and overline are forbidden (INFO rule 4; Yixin 2).
+    Renju,
+    /// Caro as Gomocup's judge scores rule 8: an exact five not blocked at both ends, or an overline.
+    CaroOverline,
+    /// Caro as rule 9: only an exact five that is not blocked at both ends.
+    Caro,
+}
+
+impl Rule {
+    /// Every rule, in a fixed order (bench, tests).
+    pub const ALL: [Rule; 5] = [
+        Rule::Freestyle,
+        Rule::Standard,
+        Rule::Renju,
+        Rule::CaroOverline,
+        Rule::Caro,
+    ];
+
+    /// Decodes `INFO rule`. Piskvork's bitmask: 1 exact five, 2 continuous game, 4 renju,
+    /// 8 caro (with 1: strict caro). Yixin-Board and Rapfi send 2 alone for renju, so a lone 2 is
+    /// renju; the continuous-game bit is otherwise ignored (never used in tournaments).
+    /// Returns `None` for values outside 0..=15.
+    pub fn from_info_bits(bits: i64) -> Option<Rule> {
+        if !(0..=15).contains(&bits) {
+            return None;
+        }
+        let rule = if bits & 8 != 0 {
+            if bits & 1 != 0 {
+                Rule::Caro
+            } else {
+                Rule::CaroOverline
+            }
+        } else if bits & 4 != 0 || bits == 2 {
+            Rule::Renju
+        } else if bits & 1 != 0 {
+            Rule::Standard
+        } else {
+            Rule::Freestyle
+        };
+        Some(rule)
+    }
+
+    /// The value a manager would send in `INFO rule` for this rule.
+    pub fn info_bits(self) -> i64 {
+        match self {
+            Rule::Freestyle => 0,
+            Rule::Standard => 1,
+            Rule::Renju => 4,
+            Rule::CaroOverline => 8,
+            Rule::Caro => 9,
+        }
+    }
+
+    /// Short lower-case name for logs and tool output.
+    pub fn name(self) -> &'static str {
+        match self {
+            Rule::Freestyle => "freestyle",
+            Rule::Standard => "standard",
+            Rule::Renju => "renju",
+            Rule::CaroOverline => "caro8",
+            Rule::Caro => "caro9",
+        }
+    }
+
+    /// Parses [`Rule::name`] (and a few aliases) back; used by command-line tools.
+    pub fn from_name(name: &str) -> Option<Rule> {
+        match name.to_ascii_lowercase().as_str() {
+            "freestyle" | "0" => Some(Rule::Freestyle),
+            "standard" | "exact" | "1" => Some(Rule::Standard),
+            "renju" | "4" | "2" => Some(Rule::Renju),
+            "caro8" | "caro" | "8" => Some(Rule::CaroOverline),
+            "caro9" | "9" => Some(Rule::Caro),
+            _ => None,
+        }
+    }
+
+    /// How a run of stones of `stone` counts as a five under this rule.
+    fn five_rule(self, stone: Stone) -> FiveRule {
+        match (self, stone) {
+            (Rule::Freestyle, _) | (Rule::Renju, Stone::White) => FiveRule::FiveOrMore,
+            (Rule::Standard, _) | (Rule::Renju, Stone::Black) => FiveRule::Exact,
+            (Rule::CaroOverline, _) => FiveRule::CaroOverline,
+            (Rule::Caro, _) => FiveRule::CaroExact,
+        }
+    }
+
+    /// True when `stone` is restricted by renju's forbidden shapes under this rule.
+    pub fn has_forbidden(self, stone: Stone) -> bool {
+        self == Rule::Renju && stone == Stone::Black
+    }
+}
+
+/// What one stone placed on an empty cell makes in one direction, weakest first.
+///
+/// The levels follow the usual recursive definition: a four (`B4`) has one completion square, a
+/// straight four (`F4`) two that are five apart (`_XXXX_`); a three (`F3`) can become a straight
+/// four with one more stone, a closed three (`B3`) only a four; twos and ones likewise.
+/// `DoubleB4` is two fours in one line (`X_XXX_X` with the stone in the middle).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(u8)]
+pub enum Pattern {
+    /// No five can ever be made through this cell in this line.
+    Dead = 0,
+    /// Six or more that is not a win under the rule.
+    Overline = 1,
+    /// One stone that can still grow (blocked side).
+    B1 = 2,
+    /// One stone with room on both sides.
+    F1 = 3,
+    /// Closed two.
+    B2 = 4,
+    /// Open two.
+    F2 = 5,
+    /// Closed three: one more stone makes a four.
+    B3 = 6,
+    /// Open three: one more stone makes a straight four.
+    F3 = 7,
+    /// Four: one square completes a five.
+    B4 = 8,
+    /// Two fours in one line.
+    DoubleB4 = 9,
+    /// Straight four: two squares complete a five.
+    F4 = 10,
+    /// Five (a win under the rule).
+    F5 = 11,
+}
+
+impl Pattern {
+    /// Number of pattern values.
+    pub const COUNT: usize = 12;
+    const ALL: [Pattern; Pattern::COUNT] = [
+        Pattern::Dead,
+        Pattern::Overline,
+        Pattern::B1,
+        Pattern::F1,
+        Pattern::B2,
+        Pattern::F2,
+        Pattern::B3,
+        Pattern::F3,
+        Pattern::B4,
+        Pattern::DoubleB4,
+        Pattern::F4,
+        Pattern::F5,
+    ];
+
+    /// The pattern with this discriminant (values above 11 map to `Dead`).
+    pub fn from_u8(v: u8) -> Pattern {
+        Pattern::ALL
+            .get(v as usize)
+            .copied()
+            .unwrap_or(Pattern::Dead)
+    }
+
+    /// True for the patterns that make a four or better.
+    pub fn is_four_or_five(self) -> bool {
+        self >= Pattern::B4
+    }
+}
+
+/// The four directions of an empty cell folded into one class for one colour, weakest first.
+/// The board counts cells per class, so "can I win in 1 / 3?" is answered from counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(u8)]
+pub enum Threat {
+    /// Renju, black: a double-four or overline that is certainly forbidden.
+    Forbidden = 0,
+    /// Nothing of note.
+    None = 1,
+    /// Twos and closed threes.
+    Minor = 2,
+    /// Makes one open three.
+    Three = 3,
+    /// Makes one four.
+    Four = 4,
+    /// Makes two open threes.
+    ThreeThree = 5,
+    /// Makes a four and an open three.
+    FourThree = 6,
+    /// Makes a straight four or two fours: wins next move unless the opponent has a five.
+    FlexFour = 7,
+    /// Makes a five.
+    Five = 8,
+}
+
+impl Threat {
+    /// Number of threat classes.
+    pub const COUNT: usize = 9;
+    const ALL: [Threat; Threat::COUNT] = [
+        Threat::Forbidden,
+        Threat::None,
+        Threat::Minor,
+        Threat::Three,
+        Threat::Four,
+        Threat::ThreeThree,
+        Threat::FourThree,
+        Threat::FlexFour,
+        Threat::Five,
+    ];
+
+    /// The class with this discriminant (out-of-range values map to `None`).
+    pub fn from_u8(v: u8) -> Threat {
+        Threat::ALL.get(v as usize).copied().unwrap_or(Threat::None)
+    }
+}
+
+/// One cell's combined view for one colour: threat class, potential value, and whether the
+/// renju double-three test must be run before black may play there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct CellInfo {
+    /// [`Threat`] discriminant.
+    pub threat: u8,
+    /// Set for renju black when two or more open threes meet here (maybe a double-three).
+    pub needs_forbid_check: bool,
+    /// Integer potential of a stone here, used by the evaluation and move ordering.
+    pub value: i32,
+}
+
+/// How a run through the cell counts as five.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum FiveRule {
+    FiveOrMore,
+    Exact,
+    CaroExact,
+    CaroOverline,
+}
+
+/// Number of cells on each side of the centre in a line window.
+pub const HALF_WINDOW: usize = 5;
+/// Bits of a line key: 2 bits for each of the 10 cells around the centre.
+pub const KEY_BITS: u32 = 20;
+const WINDOW: usize = 2 * HALF_WINDOW + 1;
+const KEY_SPACE: usize = 1 << KEY_BITS;
+
+/// Cell codes inside line keys and windows. On the board, 1 is black and 2 white; relative to a
+/// colour, 1 is "own" and 2 "opponent".
+const EMPTY: u8 = 0;
+const OWN: u8 = 1;
+const OPP: u8 = 2;
+const WALL: u8 = 3;
+
+/// Potential of one direction's pattern, for the evaluation.
+const PATTERN_VALUE: [i32; Pattern::COUNT] = [0, 0, 1, 3, 6, 16, 20, 60, 70, 260, 260, 1000];
+/// Extra potential of a combined class.
+const THREAT_BONUS: [i32; Threat::COUNT] = [0, 0, 0, 0, 0, 150, 400, 600, 2000];
+
+/// The slot (0..10) of window index `i` (0..11, centre excluded) inside a line key.
+fn slot_of(i: usize) -> usize {
+    if i < HALF_WINDOW {
+        i
+    } else {
+        i - 1
+    }
+}
+
+/// Per-rule lookup tables: line key → pattern of each colour, and four patterns → [`CellInfo`].
+#[derive(Debug)]
+pub struct PatternTable {
+    rule: Rule,
+    /// Indexed by a board line key (absolute codes: 1 black, 2 white, 3 wall); low byte black's
+    /// [`Pattern`], high byte white's.
+    line: Vec<u16>,
+    /// Indexed by `[colour][p0 + 12·p1 + 144·p2 + 1728·p3]`.
+    combo: [Vec<CellInfo>; 2],
+}
+
+impl PatternTable {
+    /// Builds the tables for `rule` (a few tens of milliseconds in a release build).
+    pub fn new(rule: Rule) -> PatternTable {
+        let mut black = Classifier::new(
+            rule.five_rule(Stone::Black),
+            rule.has_forbidden(Stone::Black),
+        );
+        let mut white = Classifier::new(
+            rule.five_rule(Stone::White),
+            rule.has_forbidden(Stone::White),
+        );
+        let mut line = vec![0u16; KEY_SPACE];
+        for (key, entry) in line.iter_mut().enumerate() {
+            let key = key as u32;
+            let b = black.classify_key(key) as u16;
+            let w = white.classify_key(swap_colours(key)) as u16;
+            *entry = b | (w << 8);
+        }
+        let combo = [
+            build_combo(rule, Stone::Black),
+            build_combo(rule, Stone::White),
+        ];
+        PatternTable { rule, line, combo }
+    }
+
+    /// The rule these tables were built for.
+    pub fn rule(&self) -> Rule {
+        self.rule
+    }
+
+    /// Both colours' patterns for a board line key, packed as in the table (black low byte).
+    #[inline]
+    pub fn lookup(&self, key: u32) -> u16 {
+        self.line[(key as usize) & (KEY_SPACE - 1)]
+    }
+
+    /// The combined view of a cell for `stone` given its four direction patterns.
+    #[inline]
+    pub fn combine(&self, stone: Stone, pats: [u8; 4]) -> CellInfo {
+        let idx = pats[0] as usize
+            + Pattern::COUNT * pats[1] as usize
+            + Pattern::COUNT * Pattern::COUNT * pats[2] as usize
+            + Pattern::COUNT * Pattern::COUNT * Pattern::COUNT * pats[3] as usize;
+        self.combo[stone.index()][idx]
+    }
+}
+
+/// Swaps codes 1 and 2 in every slot of a key (black's view ⇄ white's view).
+fn swap_colours(key: u32) -> u32 {
+    const LOW: u32 = 0x5_5555;
+    ((key & LOW) << 1) | ((key >> 1) & LOW)
+}
+
+fn build_combo(rule: Rule, stone: Stone) -> Vec<CellInfo> {
+    let n = Pattern::COUNT;
+    let mut out = Vec::with_capacity(n * n * n * n);
+    for i in 0..n * n * n * n {
+        let pats = [
+            Pattern::ALL[i % n],
+            Pattern::ALL[(i / n) % n],
+            Pattern::ALL[(i / (n * n)) % n],
+            Pattern::ALL[i / (n * n * n)],
+        ];
+        out.push(combine_patterns(rule, stone, pats));
+    }
+    out
+}
+
+/// Folds four direction patterns into a class (see [`Threat`]).
+fn combine_patterns(rule: Rule, stone: Stone, pats: [Pattern; 4]) -> CellInfo {
+    let count = |p: Pattern| pats.iter().filter(|&&q| q == p).count();
+    let fives = count(Pattern::F5);
+    let straight = count(Pattern::F4);
+    let double_in_line = count(Pattern::DoubleB4);
+    let fours = count(Pattern::B4);
+    let threes = count(Pattern::F3);
+    let overlines = count(Pattern::Overline);
+    let minor = pats
+        .iter()
+        .filter(|&&p| p == Pattern::B3 || p == Pattern::F2)
+        .count();
+    let mut needs_forbid_check = false;
+    let threat = if fives > 0 {
+        Threat::Five
+    } else if rule.has_forbidden(stone) {
+        // Renju, black: a five overrides everything (above); two fours or an overline are
+        // forbidden outright; two open threes may be a double-three, decided by `is_forbidden`.
+        let all_fours = straight + fours + 2 * double_in_line;
+        if all_fours >= 2 || overlines > 0 {
+            Threat::Forbidden
+        } else {
+            needs_forbid_check = threes >= 2;
+            if straight > 0 {
+                Threat::FlexFour
+            } else if fours > 0 && threes > 0 {
+                Threat::FourThree
+            } else if fours > 0 {
+                Threat::Four
+            } else if threes >= 2 {
+                Threat::ThreeThree
+            } else if threes == 1 {
+                Threat::Three
+            } else if minor > 0 {
+                Threat::Minor
+            } else {
+                Threat::None
+            }
+        }
+    } else if straight + double_in_line > 0 || fours >= 2 {
+        Threat::FlexFour
+    } else if fours > 0 && threes > 0 {
+        Threat::FourThree
+    } else if fours > 0 {
+        Threat::Four
+    } else if threes >= 2 {
+        Threat::ThreeThree
+    } else if threes == 1 {
+        Threat::Three
+    } else if minor > 0 {
+        Threat::Minor
+    } else {
+        Threat::None
+    };
+    let value = if threat == Threat::Forbidden {
+        0
+    } else {
+        pats.iter().map(|&p| PATTERN_VALUE[p as usize]).sum::<i32>() + THREAT_BONUS[threat as usize]
+    };
+    CellInfo {
+        threat: threat as u8,
+        needs_forbid_check,
+        value,
+    }
+}
+
+/// Classifies line windows relative to one colour, memoised on canonical keys.
+///
+/// A window is 11 codes with the centre (index 5) holding an own stone. Cells beyond the first
+/// opponent stone or wall on each side can never take part in a five through the centre, so the
+/// key is canonicalised by turning them into walls; only a few thousand distinct keys remain.
+struct Classifier {
+    five_rule: FiveRule,
+    /// Renju black: an open three must become a *straight* four (RIF), not a double four.
+    straight_only: bool,
+    memo: Vec<u8>,
+}
+
+const UNKNOWN: u8 = u8::MAX;
+
+impl Classifier {
+    fn new(five_rule: FiveRule, straight_only: bool) -> Classifier {
+        Classifier {
+            five_rule,
+            straight_only,
+            memo: vec![UNKNOWN; KEY_SPACE],
+        }
+    }
+
+    fn classify_key(&mut self, key: u32) -> Pattern {
+        let canon = canonical(key);
+        let cached = self.memo[canon as usize];
+        if cached != UNKNOWN {
+            return Pattern::from_u8(cached);
+        }
+        let window = window_of(canon);
+        let pat = self.classify_window(window);
+        self.memo[canon as usize] = pat as u8;
+        pat
+    }
+
+    fn classify_window(&mut self, mut w: [u8; WINDOW]) -> Pattern {
+        if self.is_five(&w) {
+            return Pattern::F5;
+        }
+        if run_through_centre(&w).0 >= 6 {
+            return Pattern::Overline;
+        }
+        let mut five_points = [0usize; WINDOW];
+        let mut n_points = 0;
+        for i in 0..WINDOW {
+            if w[i] != EMPTY {
+                continue;
+            }
+            w[i] = OWN;
+            if self.is_five(&w) {
+                five_points[n_points] = i;
+                n_points += 1;
+            }
+            w[i] = EMPTY;
+        }
+        if n_points >= 2 {
+            let pts = &five_points[..n_points];
+            let straight = pts.iter().any(|&a| pts.iter().any(|&b| b == a + 5));
+            return if straight {
+                Pattern::F4
+            } else {
+                Pattern::DoubleB4
+            };
+        }
+        if n_points == 1 {
+            return Pattern::B4;
+        }
+        let mut best = Pattern::Dead;
+        for i in 0..WINDOW {
+            if w[i] != EMPTY {
+                continue;
+            }
+            w[i] = OWN;
+            let sub = self.classify_key(key_of(&w));
+            w[i] = EMPTY;
+            let level = match sub {
+                Pattern::F4 => Pattern::F3,
+                Pattern::DoubleB4 if !self.straight_only => Pattern::F3,
+                Pattern::DoubleB4 | Pattern::B4 => Pattern::B3,
+                Pattern::F3 => Pattern::F2,
+                Pattern::B3 => Pattern::B2,
+                Pattern::F2 => Pattern::F1,
+                Pattern::B2 => Pattern::B1,
+                _ => Pattern::Dead,
+            };
+            best = best.max(level);
+        }
+        best
+    }
+
+    fn is_five(&self, w: &[u8; WINDOW]) -> bool {
+        let (len, left_end, right_end) = run_through_centre(w);
+        let blocked_both = left_end == OPP && right_end == OPP;
+        match self.five_rule {
+            FiveRule::FiveOrMore => len >= 5,
+            FiveRule::Exact => len == 5,
+            FiveRule::CaroExact => len == 5 && !blocked_both,
+            FiveRule::CaroOverline => len >= 6 || (len == 5 && !blocked_both),
+        }
+    }
+}
+
+/// Length of the run of own stones through the centre, and the codes just past each end
+/// (`WALL` when the run reaches the window edge).
+fn run_through_centre(w: &[u8; WINDOW]) -> (usize, u8, u8) {
+    let c = HALF_WINDOW;
+    let mut lo = c;
+    while lo > 0 && w[lo - 1] == OWN {
+        lo -= 1;
+    }
+    let mut hi = c;
+    while hi + 1 < WINDOW && w[hi + 1] == OWN {
+        hi += 1;
+    }
+    let left = if lo > 0 { w[lo - 1] } else { WALL };
+    let right = if hi + 1 < WINDOW { w[hi + 1] } else { WALL };
+    (hi - lo + 1, left, right)
+}
+
+/// The window (centre = own stone) of a relative key.
+fn window_of(key: u32) -> [u8; WINDOW] {
+    let mut w = [EMPTY; WINDOW];
+    for (i, cell) in w.iter_mut().enumerate() {
+        *cell = if i == HALF_WINDOW {
+            OWN
+        } else {
+            ((key >> (2 * slot_of(i))) & 3) as u8
+        };
+    }
+    w
+}
+
+/// The relative key of a window (centre ignored).
+fn key_of(w: &[u8; WINDOW]) -> u32 {
+    let mut key = 0;
+    for (i, &cell) in w.iter().enumerate() {
+        if i != HALF_WINDOW {
+            key |= (cell as u32) << (2 * slot_of(i));
+        }
+    }
+    key
+}
+
+/// Replaces every cell beyond the first opponent stone or wall on each side by a wall.
+fn canonical(key: u32) -> u32 {
+    let mut w = window_of(key);
+    let c = HALF_WINDOW;
+    let mut blocked = false;
+    for i in (0..c).rev() {
+        if blocked {
+            w[i] = WALL;
+        } else if w[i] == OPP || w[i] == WALL {
+            blocked = true;
+        }
+    }
+    blocked = false;
+    for cell in w.iter_mut().skip(c + 1) {
+        if blocked {
+            *cell = WALL;
+        } else if *cell == OPP || *cell == WALL {
+            blocked = true;
+        }
+    }
+    key_of(&w)
+}
+
+/// True if black may not play `pos` under renju (double-three with real threes, double-four or
+/// overline, unless the move makes an exact five). Always false under other rules, for white,
+/// and for occupied cells. The board is borrowed mutably to try moves; it is restored.
+pub fn is_forbidden(board: &mut Board, pos: Pos) -> bool {
+    if !board.rule().has_forbidden(Stone::Black) || !board.is_empty(pos) {
+        return false;
+    }
+    forbidden_at(board, pos, 0)
+}
+
+/// Depth bound for the real-three recursion; deeper chains are taken as real threes.
+const MAX_FORBID_DEPTH: u32 = 8;
+
+fn forbidden_at(board: &mut Board, pos: Pos, depth: u32) -> bool {
+    let info = board.cell_info(pos, Stone::Black);
+    match Threat::from_u8(info.threat) {
+        Threat::Five => return false,
+        Threat::Forbidden => return true,
+        _ => {}
+    }
+    if !info.needs_forbid_check {
+        return false;
+    }
+    if depth >= MAX_FORBID_DEPTH {
+        return true;
+    }
+    let three_dirs: Vec<usize> = (0..4)
+        .filter(|&d| board.pattern(pos, d, Stone::Black) == Pattern::F3)
+        .collect();
+    board.put(pos, Stone::Black);
+    let mut real_threes = 0;
+    for &d in &three_dirs {
+        let step = DIRECTIONS[d];
+        let mut real = false;
+        for k in -4isize..=4 {
+            if k == 0 {
+                continue;
+            }
+            let q = pos.offset(step * k);
+            if board.is_empty(q)
+                && board.pattern(q, d, Stone::Black) == Pattern::F4
+                && !forbidden_at(board, q, depth + 1)
+            {
+                real = true;
+                break;
+            }
+        }
+        if real {
+            real_threes += 1;
+        }
+    }
+    board.remove(pos);
+    real_threes >= 2
+}
+
+#[cfg(test)]
+#[path = "rules_tests.rs"]
+mod tests;
