@@ -1,1 +1,228 @@
-//! placeholder
+//! Candidate moves and threat-first ordering.
+//!
+//! Candidates are empty squares with a stone within two cells (a 5×5 square), or the centre on an
+//! empty board. When the opponent threatens to make a five, only the blocking square is legal in
+//! practice; when the opponent has an open three (a square where it would make a straight four),
+//! only squares that stop it or that make our own four are worth searching. These restrictions,
+//! and renju's forbidden squares for black, are applied here. Moves are sorted by a total order:
+//! score descending, then square index ascending, so the order never depends on the sort
+//! algorithm.
+
+use crate::{
+    board::{Board, Pos, Stone},
+    rules::{self, Pattern, Threat},
+};
+
+/// Why the move list has the shape it has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveKind {
+    /// The side to move can make a five.
+    Win,
+    /// The opponent can make a five at exactly one square; the list holds that square (if the side
+    /// to move may play it).
+    ForcedBlock,
+    /// The opponent has two or more five squares: the side to move loses (unless it wins first).
+    Lost,
+    /// The opponent has an open three (or another way to a straight four): defences and our fours.
+    Defend,
+    /// Everything near the stones.
+    Normal,
+}
+
+/// A generated move list with its kind.
+#[derive(Clone, Debug)]
+pub struct MoveList {
+    /// What kind of node this is.
+    pub kind: MoveKind,
+    /// Moves in search order.
+    pub moves: Vec<Pos>,
+}
+
+/// Ordering score of a move for the side to move: its own potential there plus the opponent's
+/// (taking a square the opponent wants is a defence).
+pub fn order_score(board: &Board, pos: Pos) -> i32 {
+    let me = board.side_to_move();
+    let own = board.cell_info(pos, me);
+    let theirs = board.cell_info(pos, me.opponent());
+    let bonus = |t: u8, attack: bool| -> i32 {
+        match Threat::from_u8(t) {
+            Threat::Five => 1_000_000,
+            Threat::FlexFour => if attack { 100_000 } else { 50_000 },
+            Threat::FourThree => if attack { 40_000 } else { 20_000 },
+            _ => 0,
+        }
+    };
+    2 * own.value + theirs.value + bonus(own.threat, true) + bonus(theirs.threat, false)
+}
+
+/// True if the side to move may play `pos` (renju: black's forbidden squares excluded).
+pub fn is_legal(board: &mut Board, pos: Pos) -> bool {
+    board.is_empty(pos)
+        && board.on_board(pos)
+        && !(board.rule().has_forbidden(board.side_to_move()) && rules::is_forbidden(board, pos))
+}
+
+/// True if `stone` could make a four or better at `pos` in some direction.
+fn makes_four(board: &Board, pos: Pos, stone: Stone) -> bool {
+    (0..4).any(|d| board.pattern(pos, d, stone).is_four_or_five() && board.pattern(pos, d, stone) != Pattern::F5)
+}
+
+/// Generates the moves of the side to move, ordered, with `first` (e.g. the hash move) in front
+/// when it is among them.
+pub fn generate(board: &mut Board, first: Option<Pos>) -> MoveList {
+    let me = board.side_to_move();
+    let opp = me.opponent();
+    if board.threat_count(me, Threat::Five) > 0 {
+        let moves = board.cells_with(me, Threat::Five);
+        return MoveList { kind: MoveKind::Win, moves };
+    }
+    let opp_fives = board.threat_count(opp, Threat::Five);
+    if opp_fives >= 2 {
+        return MoveList { kind: MoveKind::Lost, moves: legal_subset(board, board.cells_with(opp, Threat::Five)) };
+    }
+    if opp_fives == 1 {
+        let moves = legal_subset(board, board.cells_with(opp, Threat::Five));
+        return MoveList { kind: MoveKind::ForcedBlock, moves };
+    }
+    let (kind, mut moves) = if board.threat_count(opp, Threat::FlexFour) > 0 {
+        let squares: Vec<Pos> = board
+            .squares()
+            .filter(|&p| {
+                board.is_empty(p) && (makes_four(board, p, opp) || makes_four(board, p, me))
+            })
+            .collect();
+        (MoveKind::Defend, squares)
+    } else {
+        let squares: Vec<Pos> = if board.stone_count() == 0 {
+            let centre = Pos::from_xy(board.width() / 2, board.height() / 2);
+            vec![centre]
+        } else {
+            board
+                .squares()
+                .filter(|&p| board.is_empty(p) && board.near(p) > 0)
+                .collect()
+        };
+        (MoveKind::Normal, squares)
+    };
+    if board.rule().has_forbidden(me) {
+        moves.retain(|&p| match board.threat(p, me) {
+            Threat::Forbidden => false,
+            _ => !board.cell_info(p, me).needs_forbid_check || !rules::is_forbidden(board, p),
+        });
+    }
+    let mut keyed: Vec<(i32, Pos)> = moves
+        .into_iter()
+        .map(|p| {
+            let key = if Some(p) == first { i32::MAX } else { order_score(board, p) };
+            (key, p)
+        })
+        .collect();
+    keyed.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    MoveList { kind, moves: keyed.into_iter().map(|(_, p)| p).collect() }
+}
+
+fn legal_subset(board: &mut Board, squares: Vec<Pos>) -> Vec<Pos> {
+    squares.into_iter().filter(|&p| is_legal(board, p)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::rules::{PatternTable, Rule};
+
+    fn board(rule: Rule, text: &str) -> Board {
+        Board::from_ascii(text, Arc::new(PatternTable::new(rule))).expect("valid board")
+    }
+
+    #[test]
+    fn a_four_must_be_blocked() {
+        let mut b = board(
+            Rule::Freestyle,
+            "
+            . . . . . . . . .
+            . O O O O . . . .
+            . . . . . . . . .
+            . . X . X . . . .
+            . . . X . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . X
+            ",
+        );
+        // Black to move (4 each); white's four on row 1 is open at both 0,1 and 5,1.
+        let list = generate(&mut b, None);
+        assert_eq!(list.kind, MoveKind::Lost);
+        let mut b = board(
+            Rule::Freestyle,
+            "
+            . . . . . . . . .
+            X O O O O . . . .
+            . . . . . . . . .
+            . . X . X . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . X
+            ",
+        );
+        let list = generate(&mut b, None);
+        assert_eq!(list.kind, MoveKind::ForcedBlock);
+        assert_eq!(list.moves, vec![Pos::from_xy(5, 1)]);
+    }
+
+    #[test]
+    fn an_open_three_restricts_to_defences_and_fours() {
+        let mut b = board(
+            Rule::Freestyle,
+            "
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . O O O . . . . .
+            . . . . . . . . . . .
+            . . . . . . X . . . .
+            . . . . . X . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . X
+            ",
+        );
+        // Black to move against white's open three on row 3.
+        let list = generate(&mut b, None);
+        assert_eq!(list.kind, MoveKind::Defend);
+        for p in [(2, 3), (6, 3), (1, 3), (7, 3)] {
+            assert!(list.moves.contains(&Pos::from_xy(p.0, p.1)), "{p:?} missing");
+        }
+        assert!(!list.moves.contains(&Pos::from_xy(4, 7)));
+    }
+
+    #[test]
+    fn renju_black_never_gets_a_forbidden_move() {
+        // Black to move; 2,2 would be a double three (row 2 and column 2).
+        let mut b = board(
+            Rule::Renju,
+            "
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . X X . . . .
+            . . X . . . . . .
+            . . X . . . . . .
+            . . . . . . . . O
+            . . . . . . . . .
+            . . . . . . . O O
+            . . . . . . . O .
+            ",
+        );
+        assert_eq!(b.side_to_move(), Stone::Black);
+        let list = generate(&mut b, None);
+        assert!(!list.moves.contains(&Pos::from_xy(2, 2)));
+        assert!(!list.moves.is_empty());
+        let mut fs = board(Rule::Freestyle, &b.to_ascii());
+        assert!(generate(&mut fs, None).moves.contains(&Pos::from_xy(2, 2)));
+    }
+}

@@ -1,1 +1,581 @@
-//! placeholder
+//! Iterative-deepening negamax alpha-beta with principal variation search (PVS) and a
+//! transposition table.
+//!
+//! The search never prints and never reads input: the caller passes [`Limits`] (depth, nodes,
+//! deadlines) and a stop predicate (YXSTOP / END from the reader thread), and gets a
+//! [`SearchResult`] back; an optional callback sees every completed iteration.
+//!
+//! Tactics come from the board's threat counts before any move is generated: a side that can
+//! make a five has won; a side facing two fives has lost; a side that can make a straight four
+//! while the opponent has no five wins in three plies. Forced blocks of a four are searched even
+//! below depth 0 (a one-move quiescence), so a four is never overlooked at the horizon.
+
+use std::time::{Duration, Instant};
+
+use crate::{
+    board::{Board, Pos},
+    eval,
+    movegen::{self, MoveKind},
+    rules::Threat,
+    tt::{Bound, TranspositionTable},
+};
+
+/// Search score in evaluation units; mate scores are near ±[`WIN`].
+pub type Score = i32;
+/// Score of a position won at the root (a win in `n` plies scores `WIN − n`).
+pub const WIN: Score = 1_000_000;
+/// Larger than any score.
+pub const INFINITY: Score = WIN + 1;
+/// Scores beyond this (in absolute value) are forced wins or losses.
+pub const WIN_THRESHOLD: Score = WIN - 1_000;
+/// Deepest ply the search reaches.
+pub const MAX_PLY: i32 = 200;
+/// Deepest nominal depth of iterative deepening.
+pub const MAX_DEPTH: i32 = 60;
+
+/// Score of a win `ply` plies from the root.
+pub fn win_in(ply: i32) -> Score {
+    WIN - ply
+}
+
+/// Score of a loss `ply` plies from the root.
+pub fn loss_in(ply: i32) -> Score {
+    -WIN + ply
+}
+
+/// Converts a score at `ply` to the form stored in the TT (mate distance from the node).
+pub fn score_to_tt(score: Score, ply: i32) -> Score {
+    if score >= WIN_THRESHOLD {
+        score + ply
+    } else if score <= -WIN_THRESHOLD {
+        score - ply
+    } else {
+        score
+    }
+}
+
+/// Converts a stored TT score back to a score at `ply`.
+pub fn score_from_tt(score: Score, ply: i32) -> Score {
+    if score >= WIN_THRESHOLD {
+        score - ply
+    } else if score <= -WIN_THRESHOLD {
+        score + ply
+    } else {
+        score
+    }
+}
+
+/// Describes a score for humans: `win in 5`, `loss in 4` or `cp 123`.
+pub fn describe_score(score: Score) -> String {
+    if score >= WIN_THRESHOLD {
+        format!("win in {}", WIN - score)
+    } else if score <= -WIN_THRESHOLD {
+        format!("loss in {}", WIN + score)
+    } else {
+        format!("ev {score}")
+    }
+}
+
+/// What bounds a search.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Deepest iteration (1..=[`MAX_DEPTH`]).
+    pub max_depth: i32,
+    /// Stop after about this many nodes (0 = no limit).
+    pub max_nodes: u64,
+    /// No new iteration starts after this.
+    pub soft: Option<Instant>,
+    /// The search stops here, wherever it is.
+    pub hard: Option<Instant>,
+}
+
+impl Limits {
+    /// A fixed-depth search with no time or node limit (bench, tests).
+    pub fn depth(depth: i32) -> Limits {
+        Limits {
+            max_depth: depth.clamp(1, MAX_DEPTH),
+            max_nodes: 0,
+            soft: None,
+            hard: None,
+        }
+    }
+}
+
+/// The outcome of a search (or of one completed iteration).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// Best move; `None` only when no square is free.
+    pub best: Option<Pos>,
+    /// Score of `best` for the side to move.
+    pub score: Score,
+    /// Last completed depth (0 when the move was forced or found without search).
+    pub depth: i32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Principal variation, starting with `best`.
+    pub pv: Vec<Pos>,
+    /// Time spent.
+    pub elapsed: Duration,
+}
+
+/// One search: borrows the table and the stop predicate for its duration.
+pub struct Searcher<'a> {
+    tt: &'a TranspositionTable,
+    limits: Limits,
+    stop: &'a dyn Fn() -> bool,
+    nodes: u64,
+    aborted: bool,
+}
+
+impl<'a> Searcher<'a> {
+    /// A searcher over `tt` with these limits; `stop` is polled every 1024 nodes.
+    pub fn new(
+        tt: &'a TranspositionTable,
+        limits: Limits,
+        stop: &'a dyn Fn() -> bool,
+    ) -> Searcher<'a> {
+        Searcher {
+            tt,
+            limits,
+            stop,
+            nodes: 0,
+            aborted: false,
+        }
+    }
+
+    /// Searches `board` (restored on return) and returns the best move found.
+    /// `on_iteration` is called after each completed depth.
+    pub fn think(
+        &mut self,
+        board: &mut Board,
+        on_iteration: &mut dyn FnMut(&SearchResult),
+    ) -> SearchResult {
+        let start = Instant::now();
+        self.tt.new_search();
+        let mut result = SearchResult {
+            best: None,
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            pv: Vec::new(),
+            elapsed: Duration::ZERO,
+        };
+        let list = movegen::generate(board, None);
+        let mut root: Vec<Pos> = list.moves;
+        if root.is_empty() {
+            root = fallback_moves(board);
+        }
+        result.best = root.first().copied();
+        result.pv = root.first().copied().into_iter().collect();
+        match list.kind {
+            MoveKind::Win => result.score = win_in(1),
+            MoveKind::Lost => result.score = loss_in(2),
+            _ => {}
+        }
+        let decided = matches!(list.kind, MoveKind::Win | MoveKind::Lost);
+        if decided || root.len() <= 1 {
+            result.elapsed = start.elapsed();
+            return result;
+        }
+
+        let mut scores: Vec<Score> = vec![-INFINITY; root.len()];
+        for depth in 1..=self.limits.max_depth {
+            let mut alpha = -INFINITY;
+            let beta = INFINITY;
+            let mut best_index = None;
+            let mut completed = 0;
+            for (i, &mv) in root.iter().enumerate() {
+                board.make(mv);
+                let score = if i == 0 {
+                    -self.negamax(board, depth - 1, 1, -beta, -alpha)
+                } else {
+                    let s = -self.negamax(board, depth - 1, 1, -alpha - 1, -alpha);
+                    if s > alpha && !self.aborted {
+                        -self.negamax(board, depth - 1, 1, -beta, -alpha)
+                    } else {
+                        s
+                    }
+                };
+                board.undo();
+                if self.aborted {
+                    break;
+                }
+                completed += 1;
+                scores[i] = score;
+                if score > alpha {
+                    alpha = score;
+                    best_index = Some(i);
+                }
+            }
+            if let Some(i) = best_index {
+                // A partial iteration still searched the previous best first, so its best move
+                // is at least as well informed as the last complete one.
+                if !self.aborted || completed > 0 {
+                    result.best = Some(root[i]);
+                    result.score = alpha;
+                }
+            }
+            if self.aborted {
+                break;
+            }
+            result.depth = depth;
+            result.nodes = self.nodes;
+            result.elapsed = start.elapsed();
+            // Reorder: best first, then by score, ties in previous order (stable sort).
+            let mut order: Vec<usize> = (0..root.len()).collect();
+            order.sort_by(|&a, &b| scores[b].cmp(&scores[a]));
+            root = order.iter().map(|&k| root[k]).collect();
+            scores = order.iter().map(|&k| scores[k]).collect();
+            result.pv = self.principal_variation(board, root[0], depth);
+            on_iteration(&result);
+            if alpha.abs() >= WIN_THRESHOLD {
+                break;
+            }
+            if let Some(soft) = self.limits.soft {
+                if Instant::now() >= soft {
+                    break;
+                }
+            }
+        }
+        if result.pv.first() != result.best.as_ref() {
+            result.pv = result.best.into_iter().collect();
+        }
+        result.nodes = self.nodes;
+        result.elapsed = start.elapsed();
+        result
+    }
+
+    /// Nodes searched so far.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    fn check_stop(&mut self) {
+        if (self.stop)()
+            || (self.limits.max_nodes > 0 && self.nodes >= self.limits.max_nodes)
+            || self.limits.hard.map_or(false, |t| Instant::now() >= t)
+        {
+            self.aborted = true;
+        }
+    }
+
+    fn negamax(
+        &mut self,
+        board: &mut Board,
+        depth: i32,
+        ply: i32,
+        mut alpha: Score,
+        beta: Score,
+    ) -> Score {
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 {
+            self.check_stop();
+        }
+        if self.aborted {
+            return 0;
+        }
+        let me = board.side_to_move();
+        let opp = me.opponent();
+        if board.threat_count(me, Threat::Five) > 0 {
+            return win_in(ply + 1);
+        }
+        if board.is_full() {
+            return 0;
+        }
+        if ply >= MAX_PLY {
+            return eval::evaluate(board);
+        }
+        let opp_fives = board.threat_count(opp, Threat::Five);
+        if opp_fives == 0 {
+            if self.has_flex_four(board) {
+                return win_in(ply + 3);
+            }
+            if depth <= 0 {
+                return eval::evaluate(board);
+            }
+        }
+
+        let key = board.hash();
+        let mut hash_move = None;
+        if let Some(entry) = self.tt.probe(key) {
+            hash_move = entry.best;
+            if entry.depth >= depth {
+                let s = score_from_tt(entry.score, ply);
+                let cut = match entry.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if cut {
+                    return s;
+                }
+            }
+        }
+
+        let list = movegen::generate(board, hash_move);
+        match list.kind {
+            MoveKind::Lost => return loss_in(ply + 2),
+            MoveKind::ForcedBlock if list.moves.is_empty() => return loss_in(ply + 2),
+            _ if list.moves.is_empty() => return eval::evaluate(board),
+            _ => {}
+        }
+        let original_alpha = alpha;
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        for (i, &mv) in list.moves.iter().enumerate() {
+            board.make(mv);
+            let score = if i == 0 {
+                -self.negamax(board, depth - 1, ply + 1, -beta, -alpha)
+            } else {
+                let s = -self.negamax(board, depth - 1, ply + 1, -alpha - 1, -alpha);
+                if s > alpha && s < beta && !self.aborted {
+                    -self.negamax(board, depth - 1, ply + 1, -beta, -alpha)
+                } else {
+                    s
+                }
+            };
+            board.undo();
+            if self.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = Some(mv);
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt
+            .store(key, best_move, score_to_tt(best, ply), depth, bound);
+        best
+    }
+
+    /// True if the side to move can make a straight four (or four-four) it is allowed to play.
+    fn has_flex_four(&self, board: &mut Board) -> bool {
+        let me = board.side_to_move();
+        if board.threat_count(me, Threat::FlexFour) == 0 {
+            return false;
+        }
+        if !board.rule().has_forbidden(me) {
+            return true;
+        }
+        board
+            .cells_with(me, Threat::FlexFour)
+            .into_iter()
+            .any(|p| movegen::is_legal(board, p))
+    }
+
+    /// Follows hash moves from `first` to build the principal variation.
+    fn principal_variation(&self, board: &mut Board, first: Pos, depth: i32) -> Vec<Pos> {
+        let mut pv = vec![first];
+        board.make(first);
+        let mut made = 1;
+        while (made as i32) < depth.max(1) {
+            let next = match self.tt.probe(board.hash()).and_then(|e| e.best) {
+                Some(p) if board.is_empty(p) && board.on_board(p) => p,
+                _ => break,
+            };
+            pv.push(next);
+            board.make(next);
+            made += 1;
+        }
+        for _ in 0..made {
+            board.undo();
+        }
+        pv
+    }
+}
+
+/// Any legal square, preferring the candidate area; used when move generation finds nothing
+/// (e.g. every blocking square is forbidden). Empty only when the board is full.
+fn fallback_moves(board: &mut Board) -> Vec<Pos> {
+    let squares: Vec<Pos> = board.squares().filter(|&p| board.is_empty(p)).collect();
+    let mut legal: Vec<Pos> = squares
+        .iter()
+        .copied()
+        .filter(|&p| movegen::is_legal(board, p))
+        .collect();
+    legal.sort_by_key(|&p| (std::cmp::Reverse(board.near(p)), p));
+    if legal.is_empty() {
+        squares
+    } else {
+        legal
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::rules::{PatternTable, Rule};
+
+    fn board(rule: Rule, text: &str) -> Board {
+        Board::from_ascii(text, Arc::new(PatternTable::new(rule))).expect("valid board")
+    }
+
+    fn best(board: &mut Board, depth: i32) -> SearchResult {
+        let tt = TranspositionTable::new(1 << 20);
+        let never = || false;
+        let mut searcher = Searcher::new(&tt, Limits::depth(depth), &never);
+        let before = board.hash();
+        let r = searcher.think(board, &mut |_| {});
+        assert_eq!(board.hash(), before, "board restored");
+        r
+    }
+
+    #[test]
+    fn takes_an_immediate_win() {
+        let mut b = board(
+            Rule::Freestyle,
+            "
+            . . . . . . . . . .
+            . X X X X . . . . .
+            . O O O O . . . . .
+            . . . . . . . . . .
+            . . . . . . . . . .
+            . . . . . . . . . .
+            . . . . . . . . . .
+            . . . . . . . . . .
+            . . . . . . . . . .
+            . . . . . . . . . .
+            ",
+        );
+        let r = best(&mut b, 4);
+        assert!(r.best == Some(Pos::from_xy(0, 1)) || r.best == Some(Pos::from_xy(5, 1)));
+        assert_eq!(r.score, win_in(1));
+    }
+
+    #[test]
+    fn blocks_a_four() {
+        let mut b = board(
+            Rule::Freestyle,
+            "
+            . . . . . . . . . .
+            . . . . . . . . . .
+            . X O O O O . . . .
+            . . . X . . . . . .
+            . . . . X . . . . .
+            . . . . . . . . . .
+            . . . . . . . . . .
+            . . . . . . . . . .
+            . . . . . . . . . .
+            . . . . . . . . . .
+            ",
+        );
+        let r = best(&mut b, 3);
+        assert_eq!(r.best, Some(Pos::from_xy(6, 2)));
+    }
+
+    #[test]
+    fn stops_an_open_three() {
+        let mut b = board(
+            Rule::Freestyle,
+            "
+            . . . . . . . . . . . .
+            . . . . . . . . . . . .
+            . . . . . . . . . . . .
+            . . . . O O O . . . . .
+            . . . . . . . . . . . .
+            . . . . . X . . . . . .
+            . . . . . . . . X . . .
+            . . . . . . . . . . . .
+            . . . . . . . . . . . .
+            . . . . . . . . . . . .
+            . . . . . . . . . . . .
+            . . . . . . . . . . . .
+            ",
+        );
+        let r = best(&mut b, 4);
+        let blocks = [(3, 3), (7, 3), (2, 3), (8, 3)];
+        let m = r.best.expect("a move");
+        assert!(
+            blocks.contains(&(m.x(), m.y())),
+            "{m} does not stop the three"
+        );
+    }
+
+    #[test]
+    fn finds_a_win_in_three_with_an_open_three() {
+        // Black to move makes a straight four.
+        let mut b = board(
+            Rule::Freestyle,
+            "
+            . . . . . . . . . .
+            . . . . . . . . . .
+            . . . X X X . . . .
+            . . . . . . . . . .
+            . . . O . O . . . .
+            . . . . . . . . . .
+            . . . O . . . . . .
+            . . . . . . . . . .
+            . . . . . . . . . .
+            . . . . . . . . . .
+            ",
+        );
+        let r = best(&mut b, 3);
+        assert_eq!(r.score, win_in(3), "{r:?}");
+        assert!(r.best == Some(Pos::from_xy(2, 2)) || r.best == Some(Pos::from_xy(6, 2)));
+    }
+
+    #[test]
+    fn search_is_deterministic() {
+        let text = "
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . O . . . . . . .
+            . . . . . . X X O . . . . . .
+            . . . . . . . X . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            ";
+        let a = best(&mut board(Rule::Freestyle, text), 4);
+        let b = best(&mut board(Rule::Freestyle, text), 4);
+        assert_eq!((a.best, a.score, a.nodes), (b.best, b.score, b.nodes));
+    }
+
+    #[test]
+    fn stop_predicate_ends_the_search_with_a_legal_move() {
+        let text = (0..15).map(|_| ".".repeat(15)).collect::<Vec<_>>().join("\n");
+        let mut b = board(Rule::Freestyle, &text);
+        b.make(Pos::from_xy(7, 7));
+        b.make(Pos::from_xy(8, 8));
+        let tt = TranspositionTable::new(1 << 20);
+        let stop = || true;
+        let mut searcher = Searcher::new(&tt, Limits::depth(MAX_DEPTH), &stop);
+        let r = searcher.think(&mut b, &mut |_| {});
+        let m = r.best.expect("a move");
+        assert!(b.is_empty(m));
+        assert!(r.nodes < 5000);
+    }
+
+    #[test]
+    fn mate_scores_survive_the_table() {
+        for ply in [0, 3, 17] {
+            for s in [win_in(9), loss_in(12), 345, -77] {
+                assert_eq!(score_from_tt(score_to_tt(s, ply), ply), s);
+            }
+        }
+        assert_eq!(describe_score(win_in(5)), "win in 5");
+        assert_eq!(describe_score(loss_in(4)), "loss in 4");
+    }
+}

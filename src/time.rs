@@ -1,1 +1,155 @@
-//! placeholder
+//! Turn budget from the manager's INFO timeout_turn / timeout_match / time_left.
+//!
+//! Conventions (protocol.md §1.3, §2.1): times are milliseconds; `timeout_turn 0` means "play as
+//! fast as possible"; `timeout_match 0` means no match limit; `time_left` may be negative and
+//! 2147483647 means unlimited. When `time_left` has been sent it is trusted over
+//! `timeout_match`. All arithmetic is `i64` and saturating, so no input can panic.
+//!
+//! The budget has two parts: a *soft* limit after which no new iteration starts, and a *hard*
+//! limit at which the search is stopped wherever it is. Both leave a safety margin below the
+//! manager's limit, because the clock also covers process start-up (GomocupJudge), pipe latency
+//! and, on the first move, building the pattern tables.
+
+use std::time::Duration;
+
+/// `time_left` value meaning "no match limit".
+pub const UNLIMITED_MS: i64 = 2_147_483_647;
+/// Hard limit used for `timeout_turn 0` ("as fast as possible").
+pub const FAST_MS: i64 = 40;
+/// Budget when the match clock is already spent: answer at once with a shallow search.
+pub const PANIC_MS: i64 = 20;
+/// Expected number of own moves still to play, used to share the match time.
+pub const MOVES_TO_GO: i64 = 18;
+/// Fixed part of the safety margin.
+pub const MARGIN_MS: i64 = 30;
+/// Proportional part of the safety margin, in percent of the available time.
+pub const MARGIN_PERCENT: i64 = 12;
+/// Turn time assumed when the manager never sends `timeout_turn`.
+pub const DEFAULT_TURN_MS: i64 = 5_000;
+
+/// The time settings received from the manager.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeControl {
+    /// `INFO timeout_turn`.
+    pub timeout_turn: i64,
+    /// `INFO timeout_match` (0 = no limit).
+    pub timeout_match: i64,
+    /// `INFO time_left`, if it was sent.
+    pub time_left: Option<i64>,
+}
+
+impl Default for TimeControl {
+    fn default() -> Self {
+        TimeControl {
+            timeout_turn: DEFAULT_TURN_MS,
+            timeout_match: 0,
+            time_left: None,
+        }
+    }
+}
+
+/// How long the coming search may take, measured from the moment the request arrived.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Do not start a new iteration after this.
+    pub soft: Duration,
+    /// Stop the search at this point.
+    pub hard: Duration,
+}
+
+impl TimeControl {
+    /// Remaining match time, or `None` when the match is unlimited.
+    fn match_left(&self) -> Option<i64> {
+        match self.time_left {
+            Some(left) if left >= UNLIMITED_MS => None,
+            Some(left) => Some(left),
+            None if self.timeout_match > 0 => Some(self.timeout_match),
+            None => None,
+        }
+    }
+
+    /// The budget for the next move.
+    pub fn budget(&self) -> Budget {
+        let turn = if self.timeout_turn <= 0 {
+            FAST_MS
+        } else {
+            self.timeout_turn
+        };
+        let mut hard = with_margin(turn);
+        if let Some(left) = self.match_left() {
+            let share = if left <= 0 {
+                PANIC_MS
+            } else {
+                with_margin(left / MOVES_TO_GO).max(with_margin(left / 2).min(PANIC_MS))
+            };
+            hard = hard.min(share);
+        }
+        let hard = hard.max(1);
+        let soft = if self.timeout_turn <= 0 {
+            hard / 4
+        } else {
+            hard * 2 / 5
+        };
+        Budget {
+            soft: Duration::from_millis(soft as u64),
+            hard: Duration::from_millis(hard as u64),
+        }
+    }
+}
+
+/// `available` minus the safety margin, never below a few milliseconds.
+fn with_margin(available: i64) -> i64 {
+    let margin = MARGIN_MS.saturating_add(available / 100 * MARGIN_PERCENT);
+    available.saturating_sub(margin).max(PANIC_MS.min(available.max(1)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tc(turn: i64, total: i64, left: Option<i64>) -> Budget {
+        TimeControl {
+            timeout_turn: turn,
+            timeout_match: total,
+            time_left: left,
+        }
+        .budget()
+    }
+
+    #[test]
+    fn turn_limit_leaves_a_margin() {
+        let b = tc(1000, 0, None);
+        assert!(b.hard <= Duration::from_millis(900), "{b:?}");
+        assert!(b.hard >= Duration::from_millis(700), "{b:?}");
+        assert!(b.soft < b.hard);
+        let b = tc(5000, 120_000, Some(120_000));
+        assert!(b.hard <= Duration::from_millis(5000 * 9 / 10));
+    }
+
+    #[test]
+    fn match_time_caps_the_turn() {
+        let b = tc(30_000, 180_000, Some(1500));
+        assert!(b.hard < Duration::from_millis(500), "{b:?}");
+        let b = tc(30_000, 180_000, Some(180_000));
+        assert!(b.hard < Duration::from_millis(10_000), "{b:?}");
+        assert!(b.hard > Duration::from_millis(5_000), "{b:?}");
+    }
+
+    #[test]
+    fn special_values() {
+        // timeout_turn 0: as fast as possible.
+        assert!(tc(0, 0, None).hard <= Duration::from_millis(FAST_MS as u64));
+        // Negative or zero time left: answer at once.
+        assert!(tc(5000, 120_000, Some(-500)).hard <= Duration::from_millis(PANIC_MS as u64));
+        assert!(tc(5000, 120_000, Some(0)).hard <= Duration::from_millis(PANIC_MS as u64));
+        // 2147483647 = unlimited match: the turn limit alone decides.
+        assert_eq!(tc(1000, 0, Some(UNLIMITED_MS)), tc(1000, 0, None));
+        // timeout_match alone (no time_left yet) limits too.
+        assert!(tc(30_000, 10_000, None).hard < Duration::from_millis(1000));
+        // Extreme values do not overflow.
+        let b = tc(i64::MAX, i64::MAX, Some(i64::MIN));
+        assert!(b.hard <= Duration::from_millis(PANIC_MS as u64));
+        let b = tc(i64::MIN, 0, Some(i64::MAX));
+        assert!(b.hard <= Duration::from_millis(FAST_MS as u64));
+    }
+}
