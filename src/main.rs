@@ -1,1 +1,43 @@
-fn main() {}
+//! `pbrain-wuzi`: with no argument, a Gomocup brain on stdin/stdout; `bench [depth]` prints the
+//! deterministic node signature.
+
+use std::io::{self, Write};
+
+use anyhow::{bail, Context};
+
+const USAGE: &str = "\
+usage: pbrain-wuzi            run as a Gomocup / Piskvork brain on stdin/stdout
+       pbrain-wuzi bench [D]  search the bench positions to depth D (default 
+";
+
+fn main() -> anyhow::Result<()> {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .target(env_logger::Target::Stderr)
+        .init();
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        None => wuzi::session::run(io::stdin(), io::stdout()),
+        Some("bench") => {
+            let depth = match args.get(1) {
+                Some(d) => d
+                    .parse()
+                    .with_context(|| format!("bench: depth must be a number, got `{d}`"))?,
+                None => wuzi::bench::DEFAULT_DEPTH,
+            };
+            let stdout = io::stdout();
+            let mut out = stdout.lock();
+            wuzi::bench::run(depth, &mut out)?;
+            Ok(())
+        }
+        Some("help" | "-h" | "--help") => {
+            let stdout = io::stdout();
+            let mut out = stdout.lock();
+            writeln!(out, "{USAGE}{})", wuzi::bench::DEFAULT_DEPTH)?;
+            Ok(())
+        }
+        Some(other) => bail!(
+            "unknown argument `{other}`\n{USAGE}{})",
+            wuzi::bench::DEFAULT_DEPTH
+        ),
+    }
+}

@@ -47,8 +47,20 @@ pub fn order_score(board: &Board, pos: Pos) -> i32 {
     let bonus = |t: u8, attack: bool| -> i32 {
         match Threat::from_u8(t) {
             Threat::Five => 1_000_000,
-            Threat::FlexFour => if attack { 100_000 } else { 50_000 },
-            Threat::FourThree => if attack { 40_000 } else { 20_000 },
+            Threat::FlexFour => {
+                if attack {
+                    100_000
+                } else {
+                    50_000
+                }
+            }
+            Threat::FourThree => {
+                if attack {
+                    40_000
+                } else {
+                    20_000
+                }
+            }
             _ => 0,
         }
     };
@@ -64,7 +76,10 @@ pub fn is_legal(board: &mut Board, pos: Pos) -> bool {
 
 /// True if `stone` could make a four or better at `pos` in some direction.
 fn makes_four(board: &Board, pos: Pos, stone: Stone) -> bool {
-    (0..4).any(|d| board.pattern(pos, d, stone).is_four_or_five() && board.pattern(pos, d, stone) != Pattern::F5)
+    (0..4).any(|d| {
+        board.pattern(pos, d, stone).is_four_or_five()
+            && board.pattern(pos, d, stone) != Pattern::F5
+    })
 }
 
 /// Generates the moves of the side to move, ordered, with `first` (e.g. the hash move) in front
@@ -74,15 +89,24 @@ pub fn generate(board: &mut Board, first: Option<Pos>) -> MoveList {
     let opp = me.opponent();
     if board.threat_count(me, Threat::Five) > 0 {
         let moves = board.cells_with(me, Threat::Five);
-        return MoveList { kind: MoveKind::Win, moves };
+        return MoveList {
+            kind: MoveKind::Win,
+            moves,
+        };
     }
     let opp_fives = board.threat_count(opp, Threat::Five);
     if opp_fives >= 2 {
-        return MoveList { kind: MoveKind::Lost, moves: legal_subset(board, board.cells_with(opp, Threat::Five)) };
+        return MoveList {
+            kind: MoveKind::Lost,
+            moves: legal_subset(board, board.cells_with(opp, Threat::Five)),
+        };
     }
     if opp_fives == 1 {
         let moves = legal_subset(board, board.cells_with(opp, Threat::Five));
-        return MoveList { kind: MoveKind::ForcedBlock, moves };
+        return MoveList {
+            kind: MoveKind::ForcedBlock,
+            moves,
+        };
     }
     let (kind, mut moves) = if board.threat_count(opp, Threat::FlexFour) > 0 {
         let squares: Vec<Pos> = board
@@ -113,16 +137,26 @@ pub fn generate(board: &mut Board, first: Option<Pos>) -> MoveList {
     let mut keyed: Vec<(i32, Pos)> = moves
         .into_iter()
         .map(|p| {
-            let key = if Some(p) == first { i32::MAX } else { order_score(board, p) };
+            let key = if Some(p) == first {
+                i32::MAX
+            } else {
+                order_score(board, p)
+            };
             (key, p)
         })
         .collect();
     keyed.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-    MoveList { kind, moves: keyed.into_iter().map(|(_, p)| p).collect() }
+    MoveList {
+        kind,
+        moves: keyed.into_iter().map(|(_, p)| p).collect(),
+    }
 }
 
 fn legal_subset(board: &mut Board, squares: Vec<Pos>) -> Vec<Pos> {
-    squares.into_iter().filter(|&p| is_legal(board, p)).collect()
+    squares
+        .into_iter()
+        .filter(|&p| is_legal(board, p))
+        .collect()
 }
 
 #[cfg(test)]
@@ -196,7 +230,10 @@ mod tests {
         let list = generate(&mut b, None);
         assert_eq!(list.kind, MoveKind::Defend);
         for p in [(2, 3), (6, 3), (1, 3), (7, 3)] {
-            assert!(list.moves.contains(&Pos::from_xy(p.0, p.1)), "{p:?} missing");
+            assert!(
+                list.moves.contains(&Pos::from_xy(p.0, p.1)),
+                "{p:?} missing"
+            );
         }
         assert!(!list.moves.contains(&Pos::from_xy(4, 7)));
     }

@@ -381,7 +381,7 @@ impl<'a> Searcher<'a> {
         let mut pv = vec![first];
         board.make(first);
         let mut made = 1;
-        while (made as i32) < depth.max(1) {
+        while made < depth.max(1) {
             let next = match self.tt.probe(board.hash()).and_then(|e| e.best) {
                 Some(p) if board.is_empty(p) && board.on_board(p) => p,
                 _ => break,
@@ -555,7 +555,10 @@ mod tests {
 
     #[test]
     fn stop_predicate_ends_the_search_with_a_legal_move() {
-        let text = (0..15).map(|_| ".".repeat(15)).collect::<Vec<_>>().join("\n");
+        let text = (0..15)
+            .map(|_| ".".repeat(15))
+            .collect::<Vec<_>>()
+            .join("\n");
         let mut b = board(Rule::Freestyle, &text);
         b.make(Pos::from_xy(7, 7));
         b.make(Pos::from_xy(8, 8));

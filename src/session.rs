@@ -1,1 +1,725 @@
-//! placeholder
+//! The running brain: stdin reader thread, settings, game state, and the one stdout writer.
+//!
+//! The reader thread turns bytes into [`Command`]s (decoding lossily, so no input can stop it)
+//! and sends them, numbered and time-stamped, over a channel to the engine thread, which owns
+//! everything else. Three things take effect at once, while a search runs: `YXSTOP`/`STOP`
+//! (the search returns its best move so far), `END` (the search stops and nothing more is
+//! printed) and end of input (searches stop early; the commands already received are still
+//! answered, then the brain exits). Commands that arrive during a search wait in the channel and
+//! are answered after the move, so no reply ever interleaves with the move line.
+//!
+//! Only [`Out`] writes to stdout; it flushes every line, and a failed write (the manager closed
+//! the pipe) ends the session quietly.
+
+use std::{
+    collections::HashMap,
+    io::{self, BufRead, BufReader, Read, Write},
+    sync::{
+        atomic::{AtomicBool, AtomicU64, Ordering},
+        mpsc, Arc,
+    },
+    thread,
+    time::Instant,
+};
+
+use anyhow::Context;
+
+use crate::{
+    board::{Board, Cell, Pos, Stone},
+    protocol::{Command, Coord, Field, Info, ParseError, Parser, Reply},
+    rules::{self, PatternTable, Rule},
+    search::{self, Limits, SearchResult, Searcher},
+    time::TimeControl,
+    tt::TranspositionTable,
+};
+
+/// Longest input line kept; the rest of a longer line is discarded.
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+/// Memory assumed when the manager sends no `max_memory` (or 0): Gomocup's 350 MB.
+pub const DEFAULT_MEMORY_BYTES: i64 = 367_001_600;
+/// Share of the memory budget given to the transposition table (the rest covers pattern tables,
+/// boards, stacks and the allocator), as a divisor.
+pub const TT_MEMORY_DIVISOR: i64 = 4;
+/// Upper bound on the transposition table, whatever the budget.
+pub const MAX_TT_BYTES: i64 = 256 << 20;
+
+/// Flags the reader thread sets for the engine thread.
+#[derive(Debug, Default)]
+struct Shared {
+    /// Sequence number of the latest YXSTOP/STOP (or `u64::MAX` after end of input): a search
+    /// for a request with a smaller number stops.
+    stop_seq: AtomicU64,
+    /// END was received: stop and print nothing more.
+    quit: AtomicBool,
+}
+
+enum Event {
+    Command {
+        seq: u64,
+        at: Instant,
+        parsed: Result<Command, ParseError>,
+    },
+    Eof,
+}
+
+/// Runs the protocol on `input`/`output` until END, end of input, or a closed output pipe.
+pub fn run<R, W>(input: R, output: W) -> anyhow::Result<()>
+where
+    R: Read + Send + 'static,
+    W: Write,
+{
+    let shared = Arc::new(Shared::default());
+    let (tx, rx) = mpsc::channel();
+    let reader_shared = Arc::clone(&shared);
+    thread::Builder::new()
+        .name("stdin-reader".into())
+        .spawn(move || read_commands(input, &tx, &reader_shared))
+        .context("cannot start the stdin reader thread")?;
+    let mut session = Session::new(Out { inner: output }, shared);
+    for event in rx {
+        let flow = match event {
+            Event::Eof => break,
+            Event::Command { seq, at, parsed } => session.handle(seq, at, parsed),
+        };
+        match flow {
+            Ok(Flow::Continue) => {}
+            Ok(Flow::Quit) => break,
+            Err(e) => {
+                log::debug!("output closed: {e}");
+                break;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Reads lines until end of input, forwarding complete commands.
+fn read_commands<R: Read>(input: R, tx: &mpsc::Sender<Event>, shared: &Shared) {
+    let mut reader = BufReader::new(input);
+    let mut parser = Parser::new();
+    let mut line = Vec::new();
+    let mut seq = 0u64;
+    loop {
+        match read_line_capped(&mut reader, &mut line) {
+            Ok(0) => break,
+            Ok(_) => {}
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => {
+                log::warn!("stdin: {e}");
+                break;
+            }
+        }
+        let text = String::from_utf8_lossy(&line);
+        let parsed = match parser.feed(&text) {
+            Some(p) => p,
+            None => continue,
+        };
+        seq += 1;
+        let end = matches!(parsed, Ok(Command::End));
+        match parsed {
+            Ok(Command::Stop) => shared.stop_seq.store(seq, Ordering::SeqCst),
+            Ok(Command::End) => shared.quit.store(true, Ordering::SeqCst),
+            _ => {}
+        }
+        let event = Event::Command {
+            seq,
+            at: Instant::now(),
+            parsed,
+        };
+        if tx.send(event).is_err() || end {
+            return;
+        }
+    }
+    if parser.in_block() {
+        log::debug!("end of input inside a BOARD block");
+    }
+    shared.stop_seq.store(u64::MAX, Ordering::SeqCst);
+    let _ = tx.send(Event::Eof);
+}
+
+/// Reads one line (without the `\n`) into `buf`, keeping at most [`MAX_LINE_BYTES`].
+/// Returns the number of bytes consumed (0 at end of input).
+fn read_line_capped<R: BufRead>(reader: &mut R, buf: &mut Vec<u8>) -> io::Result<usize> {
+    buf.clear();
+    let mut consumed = 0;
+    loop {
+        let chunk = reader.fill_buf()?;
+        if chunk.is_empty() {
+            return Ok(consumed);
+        }
+        let (used, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (chunk.len(), false),
+        };
+        let keep = used - usize::from(done);
+        let room = MAX_LINE_BYTES.saturating_sub(buf.len());
+        buf.extend_from_slice(&chunk[..keep.min(room)]);
+        reader.consume(used);
+        consumed += used;
+        if done {
+            return Ok(consumed);
+        }
+    }
+}
+
+/// The only writer of stdout: one line per reply, flushed at once.
+struct Out<W: Write> {
+    inner: W,
+}
+
+impl<W: Write> Out<W> {
+    fn send(&mut self, reply: &Reply) -> io::Result<()> {
+        writeln!(self.inner, "{reply}")?;
+        self.inner.flush()
+    }
+}
+
+#[derive(Debug, PartialEq, Eq)]
+enum Flow {
+    Continue,
+    Quit,
+}
+
+/// Settings from INFO, kept across games.
+#[derive(Clone, Debug)]
+struct Settings {
+    time: TimeControl,
+    rule: Rule,
+    max_memory: i64,
+    threads: i64,
+    max_nodes: u64,
+    max_depth: i32,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            time: TimeControl::default(),
+            rule: Rule::Freestyle,
+            max_memory: 0,
+            threads: 1,
+            max_nodes: 0,
+            max_depth: search::MAX_DEPTH,
+        }
+    }
+}
+
+struct Session<W: Write> {
+    out: Out<W>,
+    shared: Arc<Shared>,
+    settings: Settings,
+    tables: HashMap<Rule, Arc<PatternTable>>,
+    board: Option<Board>,
+    tt: Option<TranspositionTable>,
+}
+
+const NO_GAME: &str = "no game started (send START first)";
+
+impl<W: Write> Session<W> {
+    fn new(out: Out<W>, shared: Arc<Shared>) -> Self {
+        Session {
+            out,
+            shared,
+            settings: Settings::default(),
+            tables: HashMap::new(),
+            board: None,
+            tt: None,
+        }
+    }
+
+    fn table(&mut self, rule: Rule) -> Arc<PatternTable> {
+        Arc::clone(
+            self.tables
+                .entry(rule)
+                .or_insert_with(|| Arc::new(PatternTable::new(rule))),
+        )
+    }
+
+    fn send(&mut self, reply: Reply) -> io::Result<Flow> {
+        self.out.send(&reply)?;
+        Ok(Flow::Continue)
+    }
+
+    fn handle(
+        &mut self,
+        seq: u64,
+        at: Instant,
+        parsed: Result<Command, ParseError>,
+    ) -> io::Result<Flow> {
+        let command = match parsed {
+            Ok(c) => c,
+            Err(e @ ParseError::Unknown(_)) => return self.send(Reply::Unknown(e.to_string())),
+            Err(e) => return self.send(Reply::Error(e.to_string())),
+        };
+        match command {
+            Command::Start { width, height } => self.start(width, height),
+            Command::Restart => match self.board.as_ref() {
+                Some(b) => {
+                    let (w, h) = (b.width(), b.height());
+                    self.new_board(w, h);
+                    self.send(Reply::Ok)
+                }
+                None => self.send(Reply::Error(NO_GAME.into())),
+            },
+            Command::Begin => self.play_move(seq, at),
+            Command::Turn(c) => self.turn(c, seq, at),
+            Command::Board {
+                stones,
+                problems,
+                reply,
+            } => self.set_position(&stones, problems, reply, seq, at),
+            Command::Swap2Board { stones, problems } => self.swap2(&stones, problems, seq, at),
+            Command::Info(info) => {
+                self.info(info);
+                Ok(Flow::Continue)
+            }
+            Command::End => Ok(Flow::Quit),
+            Command::About => self.send(Reply::About {
+                name: "wuzi".into(),
+                version: env!("CARGO_PKG_VERSION").into(),
+                author: "The wuzi developers".into(),
+                country: "International".into(),
+            }),
+            Command::Takeback(c) => self.takeback(c),
+            Command::Play(c) => self.play(c),
+            Command::Stop => Ok(Flow::Continue),
+            Command::ShowForbid => self.show_forbid(),
+            Command::HashClear => {
+                if let Some(tt) = &self.tt {
+                    tt.clear();
+                }
+                Ok(Flow::Continue)
+            }
+        }
+    }
+
+    fn start(&mut self, width: i32, height: i32) -> io::Result<Flow> {
+        let range = crate::board::MIN_SIZE as i32..=crate::board::MAX_SIZE as i32;
+        if !range.contains(&width) || !range.contains(&height) {
+            return self.send(Reply::Error(format!(
+                "unsupported board size {width}x{height} (sizes 5 to 32 are supported, 20 is the Gomocup size)"
+            )));
+        }
+        self.new_board(width as usize, height as usize);
+        self.send(Reply::Ok)
+    }
+
+    fn new_board(&mut self, width: usize, height: usize) {
+        let table = self.table(self.settings.rule);
+        self.board = Board::new(width, height, table);
+    }
+
+    fn info(&mut self, info: Info) {
+        let s = &mut self.settings;
+        match info {
+            Info::TimeoutTurn(v) => s.time.timeout_turn = v,
+            Info::TimeoutMatch(v) => s.time.timeout_match = v,
+            Info::TimeLeft(v) => s.time.time_left = Some(v),
+            Info::MaxMemory(v) => {
+                if v != s.max_memory {
+                    s.max_memory = v;
+                    self.tt = None;
+                }
+            }
+            Info::Rule(v) => match Rule::from_info_bits(v) {
+                Some(rule) => self.set_rule(rule),
+                None => log::warn!("INFO rule {v} is not supported; keeping {}", s.rule.name()),
+            },
+            Info::ThreadNum(v) => s.threads = v.max(1),
+            Info::MaxNode(v) => s.max_nodes = v.max(0) as u64,
+            Info::MaxDepth(v) => {
+                s.max_depth = if v <= 0 {
+                    search::MAX_DEPTH
+                } else {
+                    v.min(search::MAX_DEPTH as i64) as i32
+                }
+            }
+            Info::GameType(_) | Info::Pondering(_) | Info::Folder(_) | Info::Evaluate(_) => {}
+            Info::Invalid { key, value } => log::warn!("INFO {key}: invalid value `{value}`"),
+            Info::Unknown { key, .. } => log::debug!("INFO {key}: ignored"),
+        }
+    }
+
+    /// Switches the rule; a game in progress is replayed under the new rule.
+    fn set_rule(&mut self, rule: Rule) {
+        if rule == self.settings.rule {
+            return;
+        }
+        self.settings.rule = rule;
+        let table = self.table(rule);
+        if let Some(old) = self.board.take() {
+            self.board = rebuild(&old, table);
+        }
+    }
+
+    fn turn(&mut self, c: Coord, seq: u64, at: Instant) -> io::Result<Flow> {
+        let board = match self.board.as_mut() {
+            Some(b) => b,
+            None => return self.send(Reply::Error(NO_GAME.into())),
+        };
+        match board.pos(c.x as i64, c.y as i64) {
+            None => self.send(Reply::Error(format!("TURN {c}: outside the board"))),
+            Some(p) if !board.is_empty(p) => {
+                self.send(Reply::Error(format!("TURN {c}: square is occupied")))
+            }
+            Some(p) => {
+                board.make(p);
+                self.play_move(seq, at)
+            }
+        }
+    }
+
+    fn set_position(
+        &mut self,
+        stones: &[(Coord, Field)],
+        mut problems: Vec<String>,
+        reply: bool,
+        seq: u64,
+        at: Instant,
+    ) -> io::Result<Flow> {
+        let (w, h) = match self.board.as_ref() {
+            Some(b) => (b.width(), b.height()),
+            None => {
+                if reply {
+                    return self.send(Reply::Error(NO_GAME.into()));
+                }
+                return Ok(Flow::Continue);
+            }
+        };
+        self.new_board(w, h);
+        let board = match self.board.as_mut() {
+            Some(b) => b,
+            None => return Ok(Flow::Continue),
+        };
+        let own = stones.iter().filter(|s| s.1 == Field::Own).count();
+        let opp = stones.iter().filter(|s| s.1 == Field::Opponent).count();
+        let me = if own == opp {
+            Stone::Black
+        } else if own + 1 == opp {
+            Stone::White
+        } else {
+            problems.push(format!(
+                "{own} own and {opp} opponent stones: colours inferred from the total"
+            ));
+            if (own + opp) % 2 == 0 {
+                Stone::Black
+            } else {
+                Stone::White
+            }
+        };
+        let mut walls = Vec::new();
+        for &(c, field) in stones {
+            let p = match board.pos(c.x as i64, c.y as i64) {
+                Some(p) if board.is_empty(p) => p,
+                Some(_) => {
+                    problems.push(format!("skipped {c}: square already taken"));
+                    continue;
+                }
+                None => {
+                    problems.push(format!("skipped {c}: outside the board"));
+                    continue;
+                }
+            };
+            match field {
+                Field::Own => board.put(p, me),
+                Field::Opponent => board.put(p, me.opponent()),
+                Field::Wall => walls.push(p),
+            }
+        }
+        for p in walls {
+            board.put_wall(p);
+        }
+        board.set_side_to_move(me);
+        for problem in problems {
+            self.send(Reply::Debug(problem))?;
+        }
+        if reply {
+            self.play_move(seq, at)
+        } else {
+            Ok(Flow::Continue)
+        }
+    }
+
+    fn takeback(&mut self, c: Coord) -> io::Result<Flow> {
+        let board = match self.board.as_mut() {
+            Some(b) => b,
+            None => return self.send(Reply::Error(NO_GAME.into())),
+        };
+        match board
+            .pos(c.x as i64, c.y as i64)
+            .map(|p| (p, board.cell(p)))
+        {
+            Some((p, Cell::Stone(stone))) => {
+                board.remove(p);
+                board.set_side_to_move(stone);
+                self.send(Reply::Ok)
+            }
+            _ => self.send(Reply::Error(format!("TAKEBACK {c}: no stone there"))),
+        }
+    }
+
+    fn play(&mut self, c: Coord) -> io::Result<Flow> {
+        let board = match self.board.as_mut() {
+            Some(b) => b,
+            None => return self.send(Reply::Error(NO_GAME.into())),
+        };
+        match board.pos(c.x as i64, c.y as i64) {
+            Some(p) if crate::movegen::is_legal(board, p) => {
+                board.make(p);
+                self.send(Reply::Move(c))
+            }
+            _ => self.send(Reply::Error(format!("PLAY {c}: not a legal move"))),
+        }
+    }
+
+    fn show_forbid(&mut self) -> io::Result<Flow> {
+        let squares = match self.board.as_mut() {
+            Some(board) if board.rule().has_forbidden(board.side_to_move()) => {
+                let empties: Vec<Pos> = board.squares().filter(|&p| board.is_empty(p)).collect();
+                empties
+                    .into_iter()
+                    .filter(|&p| rules::is_forbidden(board, p))
+                    .map(coord)
+                    .collect()
+            }
+            _ => Vec::new(),
+        };
+        self.send(Reply::Forbid(squares))
+    }
+
+    fn tt(&mut self) -> &TranspositionTable {
+        let memory = if self.settings.max_memory <= 0 {
+            DEFAULT_MEMORY_BYTES
+        } else {
+            self.settings.max_memory
+        };
+        let bytes = (memory / TT_MEMORY_DIVISOR).clamp(0, MAX_TT_BYTES) as usize;
+        self.tt
+            .get_or_insert_with(|| TranspositionTable::new(bytes))
+    }
+
+    /// Searches the current position within the budget; `None` when no game or no free square.
+    fn search(&mut self, seq: u64, at: Instant) -> Option<SearchResult> {
+        let budget = self.settings.time.budget();
+        let limits = Limits {
+            max_depth: self.settings.max_depth,
+            max_nodes: self.settings.max_nodes,
+            soft: Some(at + budget.soft),
+            hard: Some(at + budget.hard),
+        };
+        let shared = Arc::clone(&self.shared);
+        let stop = move || {
+            shared.quit.load(Ordering::Relaxed) || shared.stop_seq.load(Ordering::Relaxed) > seq
+        };
+        self.tt();
+        let (board, tt) = match (self.board.as_mut(), self.tt.as_ref()) {
+            (Some(b), Some(tt)) if !b.is_full() => (b, tt),
+            _ => return None,
+        };
+        let mut searcher = Searcher::new(tt, limits, &stop);
+        let result = searcher.think(board, &mut |r| {
+            log::debug!(
+                "depth {} {} nodes {} time {:?}",
+                r.depth,
+                search::describe_score(r.score),
+                r.nodes,
+                r.elapsed
+            );
+        });
+        Some(result)
+    }
+
+    /// Answers a move request: search, play the move on our board, print it.
+    fn play_move(&mut self, seq: u64, at: Instant) -> io::Result<Flow> {
+        match self.board.as_ref() {
+            None => return self.send(Reply::Error(NO_GAME.into())),
+            Some(b) if b.is_full() => return self.send(Reply::Error("board is full".into())),
+            Some(_) => {}
+        }
+        let result = self.search(seq, at);
+        if self.shared.quit.load(Ordering::SeqCst) {
+            return Ok(Flow::Quit);
+        }
+        let (board, result) = match (self.board.as_mut(), result) {
+            (Some(b), Some(r)) => (b, r),
+            _ => return self.send(Reply::Error("board is full".into())),
+        };
+        let best = match result.best {
+            Some(p) => p,
+            None => return self.send(Reply::Error("board is full".into())),
+        };
+        board.make(best);
+        self.send(Reply::Message(summary(&result)))?;
+        self.send(Reply::Move(coord(best)))
+    }
+
+    fn swap2(
+        &mut self,
+        stones: &[Coord],
+        problems: Vec<String>,
+        seq: u64,
+        at: Instant,
+    ) -> io::Result<Flow> {
+        for problem in problems {
+            self.send(Reply::Debug(problem))?;
+        }
+        let (w, h) = match self.board.as_ref() {
+            Some(b) => (b.width(), b.height()),
+            None => return self.send(Reply::Error(NO_GAME.into())),
+        };
+        self.new_board(w, h);
+        let board = match self.board.as_mut() {
+            Some(b) => b,
+            None => return Ok(Flow::Continue),
+        };
+        let mut placed = 0;
+        for &c in stones {
+            match board.pos(c.x as i64, c.y as i64) {
+                Some(p) if board.is_empty(p) => {
+                    board.make(p);
+                    placed += 1;
+                }
+                _ => {}
+            }
+        }
+        if placed == 0 {
+            // Opener: a modest three-stone start near the centre.
+            let (cx, cy) = (w as i32 / 2, h as i32 / 2);
+            let opening = [
+                Coord::new(cx, cy),
+                Coord::new(cx + 1, cy - 1),
+                Coord::new(cx + 2, cy + 1),
+            ];
+            for c in opening {
+                if let Some(p) = board.pos(c.x as i64, c.y as i64) {
+                    board.make(p);
+                }
+            }
+            return self.send(Reply::Moves(opening.to_vec()));
+        }
+        if board.side_to_move() != Stone::White {
+            return self.send(Reply::Error(format!(
+                "SWAP2BOARD: expected 3 or 5 stones, got {placed}"
+            )));
+        }
+        // White to move: take black (SWAP) if white's best is worse than even, else play white.
+        match self.search(seq, at) {
+            Some(r) if r.score < 0 => self.send(Reply::Swap),
+            Some(SearchResult { best: Some(p), .. }) => {
+                if let Some(b) = self.board.as_mut() {
+                    b.make(p);
+                }
+                self.send(Reply::Moves(vec![coord(p)]))
+            }
+            _ => self.send(Reply::Swap),
+        }
+    }
+}
+
+/// The protocol coordinate of a square.
+fn coord(p: Pos) -> Coord {
+    Coord::new(p.x() as i32, p.y() as i32)
+}
+
+/// One MESSAGE line describing a finished search.
+fn summary(r: &SearchResult) -> String {
+    let ms = r.elapsed.as_millis().max(1) as u64;
+    let pv: Vec<String> = r.pv.iter().map(|p| p.to_string()).collect();
+    format!(
+        "depth {} {} nodes {} nps {} time {}ms pv {}",
+        r.depth,
+        search::describe_score(r.score),
+        r.nodes,
+        r.nodes * 1000 / ms,
+        ms,
+        pv.join(" ")
+    )
+}
+
+/// The same stones and walls, in the same order and with the same side to move, on a board
+/// with another pattern table.
+fn rebuild(old: &Board, table: Arc<PatternTable>) -> Option<Board> {
+    let mut board = Board::new(old.width(), old.height(), table)?;
+    for &p in old.history() {
+        if let Cell::Stone(s) = old.cell(p) {
+            board.put(p, s);
+        }
+    }
+    let walls: Vec<Pos> = old
+        .squares()
+        .filter(|&p| old.cell(p) == Cell::Wall)
+        .collect();
+    for p in walls {
+        board.put_wall(p);
+    }
+    board.set_side_to_move(old.side_to_move());
+    Some(board)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Runs a whole conversation in-process and returns the output lines.
+    fn converse(input: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        run(io::Cursor::new(input.as_bytes().to_vec()), &mut out).expect("session runs");
+        String::from_utf8_lossy(&out)
+            .lines()
+            .map(str::to_owned)
+            .collect()
+    }
+
+    fn moves(lines: &[String]) -> Vec<String> {
+        lines
+            .iter()
+            .filter(|l| !l.starts_with("MESSAGE") && !l.starts_with("DEBUG"))
+            .cloned()
+            .collect()
+    }
+
+    #[test]
+    fn start_begin_answers_ok_and_the_centre_region() {
+        let out = moves(&converse("START 15\nINFO timeout_turn 200\nBEGIN\n"));
+        assert_eq!(out, vec!["OK".to_string(), "7,7".to_string()]);
+    }
+
+    #[test]
+    fn rejects_bad_sizes_and_keeps_going() {
+        let out = moves(&converse("START 4\nSTART 33\nSTART 15\n"));
+        assert!(out[0].starts_with("ERROR"));
+        assert!(out[1].starts_with("ERROR"));
+        assert_eq!(out[2], "OK");
+    }
+
+    #[test]
+    fn blocks_a_four_given_as_board() {
+        // Opponent (2) has four in a row on row 0 with one end at the edge: 4,0 must be played.
+        let input = "START 15\nINFO timeout_turn 300\nBOARD\n0,0,2\n1,0,2\n2,0,2\n3,0,2\n7,7,1\n8,8,1\n9,9,1\nDONE\n";
+        let out = moves(&converse(input));
+        assert_eq!(out, vec!["OK".to_string(), "4,0".to_string()]);
+    }
+
+    #[test]
+    fn takeback_and_errors() {
+        let out = moves(&converse(
+            "TURN 1,1\nSTART 15\nINFO timeout_turn 100\nTURN 7,7\nTAKEBACK 7,7\nTAKEBACK 0,0\nTURN 99,1\nRESTART\n",
+        ));
+        assert!(out[0].starts_with("ERROR"), "{out:?}");
+        assert_eq!(out[1], "OK");
+        // out[2] is our move; taking back the opponent's stone 7,7 works once.
+        assert!(out[3] == "OK", "{out:?}");
+        assert!(out[4].starts_with("ERROR"));
+        assert!(out[5].starts_with("ERROR"));
+        assert_eq!(out[6], "OK");
+    }
+
+    #[test]
+    fn rule_after_start_applies_to_the_game() {
+        // Renju, black to move; 6,8 is the only forbidden square (protocol.md §6 item 51).
+        let out = moves(&converse(
+            "START 15\nINFO rule 4\nYXBOARD\n7,7,1\n7,8,2\n8,6,1\n8,8,2\n7,9,1\n8,5,2\n8,10,1\n8,11,2\nDONE\nYXSHOWFORBID\n",
+        ));
+        assert_eq!(out, vec!["OK".to_string(), "FORBID 0608.".to_string()]);
+    }
+}

@@ -100,7 +100,9 @@ impl TimeControl {
 /// `available` minus the safety margin, never below a few milliseconds.
 fn with_margin(available: i64) -> i64 {
     let margin = MARGIN_MS.saturating_add(available / 100 * MARGIN_PERCENT);
-    available.saturating_sub(margin).max(PANIC_MS.min(available.max(1)))
+    available
+        .saturating_sub(margin)
+        .max(PANIC_MS.min(available.max(1)))
 }
 
 #[cfg(test)]
