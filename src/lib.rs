@@ -19,9 +19,13 @@
 //! - [`rules`]: every difference between freestyle, exact five, renju and caro.
 //! - [`movegen`], [`eval`], [`search`], [`tt`], [`time`]: the engine.
 //! - [`bench`]: the deterministic node-count signature.
+//! - [`arena`]: engine-vs-engine matches (`pbrain-wuzi match`).
+//! - [`compare`]: the classic search-algorithm table (`pbrain-wuzi compare`).
 
+pub mod arena;
 pub mod bench;
 pub mod board;
+pub mod compare;
 pub mod eval;
 pub mod movegen;
 pub mod protocol;

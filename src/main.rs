@@ -1,5 +1,6 @@
 //! `pbrain-wuzi`: with no argument, a Gomocup brain on stdin/stdout; `bench [depth]` prints the
-//! deterministic node signature.
+//! deterministic node signature; `match …` runs the engine-vs-engine arena; `compare …` prints the
+//! table of classic search algorithms.
 
 use std::io::{self, Write};
 
@@ -7,8 +8,9 @@ use anyhow::{bail, Context};
 
 const USAGE: &str = "\
 usage: pbrain-wuzi            run as a Gomocup / Piskvork brain on stdin/stdout
-       pbrain-wuzi bench [D]  search the bench positions to depth D (default 
-";
+       pbrain-wuzi match …    engine-vs-engine arena (pbrain-wuzi match --help)
+       pbrain-wuzi compare …  classic search algorithms compared (pbrain-wuzi compare --help)
+       pbrain-wuzi bench [D]  search the bench positions to depth D (default";
 
 fn main() -> anyhow::Result<()> {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
@@ -29,10 +31,12 @@ fn main() -> anyhow::Result<()> {
             wuzi::bench::run(depth, &mut out)?;
             Ok(())
         }
+        Some("match") => wuzi::arena::main(&args[1..]),
+        Some("compare") => wuzi::compare::main(&args[1..]),
         Some("help" | "-h" | "--help") => {
             let stdout = io::stdout();
             let mut out = stdout.lock();
-            writeln!(out, "{USAGE}{})", wuzi::bench::DEFAULT_DEPTH)?;
+            writeln!(out, "{USAGE} {})", wuzi::bench::DEFAULT_DEPTH)?;
             Ok(())
         }
         Some(other) => bail!(
