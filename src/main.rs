@@ -40,7 +40,7 @@ fn main() -> anyhow::Result<()> {
             Ok(())
         }
         Some(other) => bail!(
-            "unknown argument `{other}`\n{USAGE}{})",
+            "unknown argument `{other}`\n{USAGE} {})",
             wuzi::bench::DEFAULT_DEPTH
         ),
     }
