@@ -110,8 +110,30 @@ pub struct BenchTotals {
     pub nps: u64,
 }
 
-/// Runs the bench to `depth`, writing one line per position and the total line to `out`.
+/// Runs the bench to `depth` on one thread, writing one line per position and the total line
+/// to `out`.
 pub fn run(depth: i32, out: &mut dyn Write) -> std::io::Result<BenchTotals> {
+    run_with_threads(depth, 1, out)
+}
+
+/// [`run`] with `threads` search threads. Only one thread gives the deterministic signature;
+/// more threads measure the parallel speed-up (time to the same depth).
+pub fn run_with_threads(
+    depth: i32,
+    threads: usize,
+    out: &mut dyn Write,
+) -> std::io::Result<BenchTotals> {
+    let pool = if threads > 1 {
+        match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+            Ok(pool) => Some(pool),
+            Err(e) => {
+                writeln!(out, "cannot start {threads} threads: {e}")?;
+                None
+            }
+        }
+    } else {
+        None
+    };
     let mut searching = std::time::Duration::ZERO;
     let mut total = 0u64;
     for (i, position) in POSITIONS.iter().enumerate() {
@@ -126,6 +148,9 @@ pub fn run(depth: i32, out: &mut dyn Write) -> std::io::Result<BenchTotals> {
         let tt = TranspositionTable::new(BENCH_TT_BYTES);
         let never = || false;
         let mut searcher = Searcher::new(&tt, Limits::depth(depth), &never);
+        if let Some(pool) = pool.as_ref() {
+            searcher = searcher.with_pool(pool);
+        }
         let start = Instant::now();
         let r = searcher.think(&mut board, &mut |_| {});
         searching += start.elapsed();
@@ -133,7 +158,7 @@ pub fn run(depth: i32, out: &mut dyn Write) -> std::io::Result<BenchTotals> {
         let best = r.best.map_or_else(|| "none".to_string(), |p| p.to_string());
         writeln!(
             out,
-            "position {:2}: {:9} {}x{} best {:5} {:12} depth {} nodes {}",
+            "position {:2}: {:9} {}x{} best {:5} {:12} depth {} nodes {} time {}ms",
             i + 1,
             position.rule.name(),
             position.size,
@@ -141,7 +166,8 @@ pub fn run(depth: i32, out: &mut dyn Write) -> std::io::Result<BenchTotals> {
             best,
             search::describe_score(r.score),
             r.depth,
-            r.nodes
+            r.nodes,
+            r.elapsed.as_millis()
         )?;
     }
     // Nodes per second over the searches alone (table building and set-up excluded).
@@ -176,7 +202,7 @@ mod tests {
             String::from_utf8_lossy(v)
                 .lines()
                 .filter(|l| l.starts_with("position"))
-                .map(str::to_owned)
+                .map(|l| l.split(" time ").next().unwrap_or(l).to_owned())
                 .collect::<Vec<_>>()
         };
         assert_eq!(lines(&a), lines(&b));

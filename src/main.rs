@@ -8,9 +8,10 @@ use anyhow::{bail, Context};
 
 const USAGE: &str = "\
 usage: pbrain-wuzi            run as a Gomocup / Piskvork brain on stdin/stdout
+       pbrain-wuzi --threads N  the same, searching with N threads until INFO thread_num says otherwise
        pbrain-wuzi match …    engine-vs-engine arena (pbrain-wuzi match --help)
        pbrain-wuzi compare …  classic search algorithms compared (pbrain-wuzi compare --help)
-       pbrain-wuzi bench [D]  search the bench positions to depth D (default";
+       pbrain-wuzi bench [D] [T]  bench positions on T threads (default 1) to depth D (default";
 
 fn main() -> anyhow::Result<()> {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
@@ -19,6 +20,16 @@ fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         None => wuzi::session::run(io::stdin(), io::stdout()),
+        Some("--threads") => {
+            let threads = match args.get(1).map(|t| t.parse::<i64>()) {
+                Some(Ok(t)) if t >= 1 => t,
+                _ => bail!(
+                    "--threads needs a positive number\n{USAGE} {})",
+                    wuzi::bench::DEFAULT_DEPTH
+                ),
+            };
+            wuzi::session::run_with_threads(io::stdin(), io::stdout(), threads)
+        }
         Some("bench") => {
             let depth = match args.get(1) {
                 Some(d) => d
@@ -26,9 +37,15 @@ fn main() -> anyhow::Result<()> {
                     .with_context(|| format!("bench: depth must be a number, got `{d}`"))?,
                 None => wuzi::bench::DEFAULT_DEPTH,
             };
+            let threads = match args.get(2) {
+                Some(t) => t
+                    .parse()
+                    .with_context(|| format!("bench: threads must be a number, got `{t}`"))?,
+                None => 1,
+            };
             let stdout = io::stdout();
             let mut out = stdout.lock();
-            wuzi::bench::run(depth, &mut out)?;
+            wuzi::bench::run_with_threads(depth, threads, &mut out)?;
             Ok(())
         }
         Some("match") => wuzi::arena::main(&args[1..]),

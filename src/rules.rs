@@ -601,7 +601,8 @@ pub fn is_forbidden(board: &mut Board, pos: Pos) -> bool {
     forbidden_at(board, pos, 0)
 }
 
-/// Depth bound for the real-three recursion; deeper chains are taken as real threes.
+/// Depth bound for the real-three recursion: a square this deep is taken as forbidden, so the
+/// three that needs it does not count (such chains do not occur in real games).
 const MAX_FORBID_DEPTH: u32 = 8;
 
 fn forbidden_at(board: &mut Board, pos: Pos, depth: u32) -> bool {
@@ -630,8 +631,10 @@ fn forbidden_at(board: &mut Board, pos: Pos, depth: u32) -> bool {
                 continue;
             }
             let q = pos.offset(step * k);
+            // RIF: the straight four must be made without making a five at the same time.
             if board.is_empty(q)
                 && board.pattern(q, d, Stone::Black) == Pattern::F4
+                && board.threat(q, Stone::Black) != Threat::Five
                 && !forbidden_at(board, q, depth + 1)
             {
                 real = true;

@@ -69,7 +69,11 @@ fn forbidden(b: &Board, x: usize, y: usize) -> bool {
     let mut copy = b.clone();
     let before = copy.to_ascii();
     let f = is_forbidden(&mut copy, p(x, y));
-    assert_eq!(copy.to_ascii(), before, "is_forbidden must restore the board");
+    assert_eq!(
+        copy.to_ascii(),
+        before,
+        "is_forbidden must restore the board"
+    );
     f
 }
 
@@ -449,7 +453,7 @@ fn renju_five_in_one_line_with_overline_in_another_is_allowed() {
 
 #[test]
 fn renju_two_fours_on_one_line_are_a_double_four() {
-    // `XXX_X_XXX`, `X_XXX_X` and `XX_XX_XX`, the new stone (5,2) / (5,2) / (4,2) inside.
+    // `XXX_X_XXX`, `X_XXX_X` and `XX_XX_XX`, the new stone ((5,2), (5,2), (4,2)) inside.
     for (text, x) in [
         (
             "
@@ -483,7 +487,11 @@ fn renju_two_fours_on_one_line_are_a_double_four() {
         ),
     ] {
         let b = board(Rule::Renju, text);
-        assert_eq!(b.pattern(p(x, 2), 0, Stone::Black), Pattern::DoubleB4, "{text}");
+        assert_eq!(
+            b.pattern(p(x, 2), 0, Stone::Black),
+            Pattern::DoubleB4,
+            "{text}"
+        );
         assert_eq!(b.threat(p(x, 2), Stone::Black), Threat::Forbidden, "{text}");
         assert!(forbidden(&b, x, 2), "{text}");
         assert!(!wins(&b, x, 2, Stone::Black), "{text}");
@@ -732,10 +740,17 @@ fn caro_five_blocked_at_both_ends_is_not_a_win() {
         assert_ne!(b.pattern(p(6, 2), 0, Stone::Black), Pattern::F5);
     }
     for rule in [Rule::Freestyle, Rule::Standard] {
-        assert!(wins(&board(rule, text), 6, 2, Stone::Black), "{}", rule.name());
+        assert!(
+            wins(&board(rule, text), 6, 2, Stone::Black),
+            "{}",
+            rule.name()
+        );
     }
     // The same for white.
-    let w = board(Rule::Caro, &text.replace('X', "x").replace('O', "X").replace('x', "O"));
+    let w = board(
+        Rule::Caro,
+        &text.replace('X', "x").replace('O', "X").replace('x', "O"),
+    );
     assert!(!wins(&w, 6, 2, Stone::White));
 }
 
@@ -779,7 +794,11 @@ fn caro_board_edge_does_not_block() {
         . . . . .
     ";
     for rule in [Rule::Caro, Rule::CaroOverline] {
-        assert!(wins(&board(rule, narrow), 4, 1, Stone::Black), "{}", rule.name());
+        assert!(
+            wins(&board(rule, narrow), 4, 1, Stone::Black),
+            "{}",
+            rule.name()
+        );
     }
 }
 
@@ -814,8 +833,18 @@ fn caro_four_that_can_only_make_a_blocked_five_is_not_a_four() {
     ";
     for rule in [Rule::Caro, Rule::CaroOverline] {
         let b = board(rule, text);
-        assert_eq!(b.pattern(p(2, 2), 0, Stone::Black), Pattern::Dead, "{}", rule.name());
-        assert_eq!(b.pattern(p(6, 2), 0, Stone::Black), Pattern::Dead, "{}", rule.name());
+        assert_eq!(
+            b.pattern(p(2, 2), 0, Stone::Black),
+            Pattern::Dead,
+            "{}",
+            rule.name()
+        );
+        assert_eq!(
+            b.pattern(p(6, 2), 0, Stone::Black),
+            Pattern::Dead,
+            "{}",
+            rule.name()
+        );
     }
     let free = board(Rule::Freestyle, text);
     assert_eq!(free.pattern(p(2, 2), 0, Stone::Black), Pattern::B4);
@@ -1069,6 +1098,84 @@ fn renju_three_whose_straight_four_square_is_a_four_three_is_real() {
     assert!(!forbidden(&after, 7, 7));
 }
 
+/// Depth 2: (7,9) makes a vertical broken three (7,6)(7,8)(7,9), whose only straight-four
+/// square (7,7) is itself a real double three (plus a four), and an open anti-diagonal three.
+const DEPTH_2: &str = "
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . X . . . . . . . . .
+    . . . . . . . . . . X . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . . . X X . . . . . .
+    . . . . . . . . . X . . . . .
+    . . . . . . . X X . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . X . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+";
+
+#[test]
+fn renju_three_whose_straight_four_square_is_a_double_three_is_fake() {
+    let b = board(Rule::Renju, DEPTH_2);
+    assert_eq!(b.pattern(p(7, 9), 1, Stone::Black), Pattern::F3);
+    assert_eq!(b.pattern(p(7, 9), 3, Stone::Black), Pattern::F3);
+    assert_eq!(b.threat(p(7, 9), Stone::Black), Threat::ThreeThree);
+    assert!(!forbidden(&b, 7, 9));
+    let mut after = b.clone();
+    after.put(p(7, 9), Stone::Black);
+    assert_eq!(after.pattern(p(7, 7), 1, Stone::Black), Pattern::F4);
+    assert!(forbidden(&after, 7, 7));
+    // A checker that only tested the square for double four / overline would forbid (7,9).
+    let mut naive = Naive::from_board(&b);
+    assert!(naive.forbidden_to_depth(7, 9, 1));
+    assert!(!naive.forbidden(7, 9));
+}
+
+/// Depth 3: (6,10) makes `X_XX` horizontally (square (5,10)) and `XX_X` on the anti-diagonal
+/// (square (7,9)). After (6,10), (7,9) is a straight four plus two threes, but its diagonal
+/// three (4,6)(5,7)_(7,9) needs (6,8), which is then a straight four plus two real threes:
+/// forbidden. So (7,9) has one real three, is legal, and (6,10) is a real double three.
+const DEPTH_3: &str = "
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . X . . . . . . . . . .
+    . . . . . X . . . . . . . . .
+    . . . . . . . X X . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . X . . X . . . . . . .
+    . . . X . X . . . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+";
+
+#[test]
+fn renju_real_three_recursion_three_levels_deep() {
+    let b = board(Rule::Renju, DEPTH_3);
+    assert_eq!(b.threat(p(6, 10), Stone::Black), Threat::ThreeThree);
+    assert!(forbidden(&b, 6, 10));
+    let mut after = b.clone();
+    after.put(p(6, 10), Stone::Black);
+    assert_eq!(after.threat(p(7, 9), Stone::Black), Threat::FlexFour);
+    assert!(after.cell_info(p(7, 9), Stone::Black).needs_forbid_check);
+    assert!(!forbidden(&after, 7, 9));
+    assert!(!forbidden(&after, 5, 10));
+    after.put(p(7, 9), Stone::Black);
+    assert!(forbidden(&after, 6, 8));
+    // Stopping the recursion one level earlier gives the opposite answer.
+    let mut naive = Naive::from_board(&b);
+    assert!(!naive.forbidden_to_depth(6, 10, 2));
+    assert!(naive.forbidden(6, 10));
+}
+
 #[test]
 fn renju_straight_four_square_that_also_makes_a_five_does_not_make_a_three() {
     // Column x = 7 holds white (7,2) and a black closed four (7,3)..(7,6): black on (7,7)
@@ -1193,8 +1300,9 @@ impl Naive {
     }
 
     /// With black on (x,y): does line d hold a three that becomes a straight four through a
-    /// square that is neither a five (in any line) nor forbidden?
-    fn real_three(&mut self, x: i32, y: i32, d: (i32, i32)) -> bool {
+    /// square that is neither a five (in any line) nor forbidden? `depth` bounds the recursion
+    /// (at 0 the straight-four square is only checked for double four / overline).
+    fn real_three(&mut self, x: i32, y: i32, d: (i32, i32), depth: u32) -> bool {
         if self.fours(x, y, d) > 0 {
             return false;
         }
@@ -1208,14 +1316,20 @@ impl Naive {
             let straight = f.len() == 2 && (f[0] - f[1]).abs() == 5;
             let five = NAIVE_DIRS.iter().any(|&e| self.black_len(sx, sy, e) == 5);
             self.set(sx, sy, 0);
-            if straight && !five && !self.forbidden(sx, sy) {
+            if straight && !five && !self.forbidden_to_depth(sx, sy, depth) {
                 return true;
             }
         }
         false
     }
 
+    /// Renju forbidden point for black, recursion unbounded.
     fn forbidden(&mut self, x: i32, y: i32) -> bool {
+        self.forbidden_to_depth(x, y, u32::MAX)
+    }
+
+    /// Renju forbidden point for black; double threes are looked for `depth` levels deep.
+    fn forbidden_to_depth(&mut self, x: i32, y: i32, depth: u32) -> bool {
         if self.at(x, y) != 0 {
             return false;
         }
@@ -1226,7 +1340,13 @@ impl Naive {
             true
         } else {
             let fours: usize = NAIVE_DIRS.iter().map(|&d| self.fours(x, y, d)).sum();
-            fours >= 2 || NAIVE_DIRS.iter().filter(|&&d| self.real_three(x, y, d)).count() >= 2
+            fours >= 2
+                || (depth > 0
+                    && NAIVE_DIRS
+                        .iter()
+                        .filter(|&&d| self.real_three(x, y, d, depth - 1))
+                        .count()
+                        >= 2)
         };
         self.set(x, y, 0);
         result
@@ -1283,14 +1403,9 @@ fn random_positions_renju_forbidden_points_match_naive_referee() {
     let mut rng = StdRng::seed_from_u64(0x5EED_0002);
     let mut checked = 0;
     let mut forbidden_seen = 0;
-    while checked < 400 {
+    while checked < 1500 {
         let stones = rng.gen_range(8..40);
-        let mut b = random_board(&mut rng, Rule::Renju, stones, 0.65);
-        // Positions where black already has a five-square are left to the dedicated test
-        // below (a five-square can disqualify a straight-four square).
-        if b.threat_count(Stone::Black, Threat::Five) > 0 {
-            continue;
-        }
+        let mut b = random_board(&mut rng, Rule::Renju, stones, 0.7);
         checked += 1;
         let mut naive = Naive::from_board(&b);
         let squares: Vec<Pos> = b.squares().filter(|&q| b.is_empty(q)).collect();
@@ -1306,86 +1421,8 @@ fn random_positions_renju_forbidden_points_match_naive_referee() {
             );
         }
     }
-    assert!(forbidden_seen > 100, "too few forbidden points: {forbidden_seen}");
+    assert!(
+        forbidden_seen > 100,
+        "too few forbidden points: {forbidden_seen}"
+    );
 }
-
-// SCRATCH-BEGIN
-impl Naive {
-    fn forbidden_lim(&mut self, x: i32, y: i32, lim: u32) -> bool {
-        if self.at(x, y) != 0 {
-            return false;
-        }
-        self.set(x, y, 1);
-        let result = if NAIVE_DIRS.iter().any(|&d| self.black_len(x, y, d) == 5) {
-            false
-        } else if NAIVE_DIRS.iter().any(|&d| self.black_len(x, y, d) > 5) {
-            true
-        } else {
-            let fours: usize = NAIVE_DIRS.iter().map(|&d| self.fours(x, y, d)).sum();
-            fours >= 2 || (lim > 0 && NAIVE_DIRS.iter().filter(|&&d| self.real_three_lim(x, y, d, lim)).count() >= 2)
-        };
-        self.set(x, y, 0);
-        result
-    }
-    fn real_three_lim(&mut self, x: i32, y: i32, d: (i32, i32), lim: u32) -> bool {
-        if self.fours(x, y, d) > 0 {
-            return false;
-        }
-        for k in -4..=4 {
-            let (sx, sy) = (x + k * d.0, y + k * d.1);
-            if k == 0 || self.at(sx, sy) != 0 {
-                continue;
-            }
-            self.set(sx, sy, 1);
-            let f = self.five_squares(x, y, d);
-            let straight = f.len() == 2 && (f[0] - f[1]).abs() == 5;
-            let five = NAIVE_DIRS.iter().any(|&e| self.black_len(sx, sy, e) == 5);
-            self.set(sx, sy, 0);
-            if straight && !five && !self.forbidden_lim(sx, sy, lim - 1) {
-                return true;
-            }
-        }
-        false
-    }
-}
-
-#[test]
-fn scratch_find_deep() {
-    let mut rng = StdRng::seed_from_u64(7);
-    let mut found = 0;
-    let mut fake1 = 0;
-    for _ in 0..80000 {
-        let stones = rng.gen_range(12..36);
-        let b = random_board(&mut rng, Rule::Renju, stones, 0.75);
-        if b.threat_count(Stone::Black, Threat::Five) > 0 { continue; }
-        let mut naive = Naive::from_board(&b);
-        for q in b.squares().filter(|&q| b.is_empty(q)) {
-            let (x, y) = (q.x() as i32, q.y() as i32);
-            let full = naive.forbidden(x, y);
-            let l1 = naive.forbidden_lim(x, y, 1);
-            let l0 = naive.forbidden_lim(x, y, 100);
-            assert_eq!(full, l0);
-            if !b.cell_info(q, Stone::Black).needs_forbid_check { continue; }
-            let d1 = naive.forbidden_lim(x, y, 3);
-            if b.cell_info(q, Stone::Black).needs_forbid_check && !full { fake1 += 1; }
-            if d1 != naive.forbidden_lim(x, y, 2) && found < 3 {
-                // minimise
-                let mut bb = b.clone();
-                let stones_list: Vec<Pos> = bb.squares().filter(|&s| !bb.is_empty(s)).collect();
-                for s in stones_list {
-                    let c = bb.cell(s);
-                    bb.remove(s);
-                    let mut n2 = Naive::from_board(&bb);
-                    if bb.threat_count(Stone::Black, Threat::Five) == 0 && n2.forbidden_lim(x,y,3) != n2.forbidden_lim(x,y,2) && n2.forbidden(x,y) == n2.forbidden_lim(x,y,3) { continue; }
-                    if let Cell::Stone(st) = c { bb.put(s, st); }
-                }
-                let mut n2 = Naive::from_board(&bb);
-                println!("depth3 at {} full={} l2={} impl={}\n{}", q, n2.forbidden(x,y), n2.forbidden_lim(x,y,2), is_forbidden(&mut bb.clone(), q), bb.to_ascii());
-                found += 1;
-            }
-            let _ = l1;
-        }
-    }
-    println!("fake1 {fake1}");
-}
-// SCRATCH-END

@@ -10,7 +10,12 @@
 //! while the opponent has no five wins in three plies. Forced blocks of a four are searched even
 //! below depth 0 (a one-move quiescence), so a four is never overlooked at the horizon.
 
-use std::time::{Duration, Instant};
+use std::{
+    sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering},
+    time::{Duration, Instant},
+};
+
+use rayon::prelude::*;
 
 use crate::{
     board::{Board, Pos},
@@ -118,29 +123,76 @@ pub struct SearchResult {
     pub elapsed: Duration,
 }
 
-/// One search: borrows the table and the stop predicate for its duration.
-pub struct Searcher<'a> {
+/// State shared by every thread of one search.
+struct Context<'a> {
     tt: &'a TranspositionTable,
     limits: Limits,
-    stop: &'a dyn Fn() -> bool,
+    stop: &'a (dyn Fn() -> bool + Sync),
+    /// Nodes flushed by the workers (each adds its count in batches).
+    nodes: AtomicU64,
+    /// Set by the first worker that sees a stop condition; every worker then unwinds.
+    aborted: AtomicBool,
+}
+
+/// How often (in nodes) a worker flushes its node count and checks the stop conditions.
+const CHECK_INTERVAL: u64 = 1024;
+
+/// One thread's search state: the node count not yet flushed, and whether it has stopped.
+struct Worker<'c, 'a> {
+    ctx: &'c Context<'a>,
     nodes: u64,
     aborted: bool,
 }
 
+/// One search: borrows the table, the stop predicate and (optionally) a thread pool for its
+/// duration.
+///
+/// With one thread (no pool, or a pool of one), the root moves are searched in a plain
+/// sequential loop, so the node count is deterministic. With a pool, each iteration searches
+/// the expected best move alone, then its siblings in parallel; every job starts from a shared
+/// atomic best (score, move index) that each job raises as it improves, so later siblings get
+/// the tightest bound found so far. The best move is the highest score, ties going to the
+/// earlier move in the ordering, never to whichever job finished first: a job whose move comes
+/// before the current best searches against `best − 1`, so an equal score still wins.
+pub struct Searcher<'a> {
+    ctx: Context<'a>,
+    pool: Option<&'a rayon::ThreadPool>,
+}
+
 impl<'a> Searcher<'a> {
-    /// A searcher over `tt` with these limits; `stop` is polled every 1024 nodes.
+    /// A single-threaded searcher over `tt` with these limits; `stop` is polled every 1024
+    /// nodes.
     pub fn new(
         tt: &'a TranspositionTable,
         limits: Limits,
-        stop: &'a dyn Fn() -> bool,
+        stop: &'a (dyn Fn() -> bool + Sync),
     ) -> Searcher<'a> {
         Searcher {
-            tt,
-            limits,
-            stop,
-            nodes: 0,
-            aborted: false,
+            ctx: Context {
+                tt,
+                limits,
+                stop,
+                nodes: AtomicU64::new(0),
+                aborted: AtomicBool::new(false),
+            },
+            pool: None,
         }
+    }
+
+    /// Searches the root moves in parallel on `pool` (a pool of one thread keeps the sequential
+    /// loop).
+    pub fn with_pool(mut self, pool: &'a rayon::ThreadPool) -> Searcher<'a> {
+        self.pool = if pool.current_num_threads() > 1 {
+            Some(pool)
+        } else {
+            None
+        };
+        self
+    }
+
+    /// Nodes searched so far.
+    pub fn nodes(&self) -> u64 {
+        self.ctx.nodes.load(Ordering::Relaxed)
     }
 
     /// Searches `board` (restored on return) and returns the best move found.
@@ -151,7 +203,8 @@ impl<'a> Searcher<'a> {
         on_iteration: &mut dyn FnMut(&SearchResult),
     ) -> SearchResult {
         let start = Instant::now();
-        self.tt.new_search();
+        let ctx = &self.ctx;
+        ctx.tt.new_search();
         let mut result = SearchResult {
             best: None,
             score: 0,
@@ -178,60 +231,45 @@ impl<'a> Searcher<'a> {
             return result;
         }
 
+        let mut main = Worker {
+            ctx,
+            nodes: 0,
+            aborted: false,
+        };
         let mut scores: Vec<Score> = vec![-INFINITY; root.len()];
-        for depth in 1..=self.limits.max_depth {
-            let mut alpha = -INFINITY;
-            let beta = INFINITY;
-            let mut best_index = None;
-            let mut completed = 0;
-            for (i, &mv) in root.iter().enumerate() {
-                board.make(mv);
-                let score = if i == 0 {
-                    -self.negamax(board, depth - 1, 1, -beta, -alpha)
-                } else {
-                    let s = -self.negamax(board, depth - 1, 1, -alpha - 1, -alpha);
-                    if s > alpha && !self.aborted {
-                        -self.negamax(board, depth - 1, 1, -beta, -alpha)
-                    } else {
-                        s
-                    }
-                };
-                board.undo();
-                if self.aborted {
-                    break;
-                }
-                completed += 1;
-                scores[i] = score;
-                if score > alpha {
-                    alpha = score;
-                    best_index = Some(i);
-                }
-            }
-            if let Some(i) = best_index {
+        for depth in 1..=ctx.limits.max_depth {
+            let outcome = match self.pool {
+                None => main.search_root_sequential(board, &root, depth, &mut scores),
+                Some(pool) => main.search_root_parallel(board, &root, depth, &mut scores, pool),
+            };
+            if let Some((index, score)) = outcome.best {
                 // A partial iteration still searched the previous best first, so its best move
                 // is at least as well informed as the last complete one.
-                if !self.aborted || completed > 0 {
-                    result.best = Some(root[i]);
-                    result.score = alpha;
-                }
+                result.best = Some(root[index]);
+                result.score = score;
             }
-            if self.aborted {
+            if outcome.aborted {
                 break;
             }
             result.depth = depth;
-            result.nodes = self.nodes;
+            result.nodes = main.total_nodes();
             result.elapsed = start.elapsed();
-            // Reorder: best first, then by score, ties in previous order (stable sort).
+            // Best first, then by score; ties keep the previous order (stable sort).
+            let best_index = outcome.best.map_or(0, |b| b.0);
             let mut order: Vec<usize> = (0..root.len()).collect();
-            order.sort_by(|&a, &b| scores[b].cmp(&scores[a]));
+            order.sort_by(|&a, &b| {
+                (b == best_index)
+                    .cmp(&(a == best_index))
+                    .then(scores[b].cmp(&scores[a]))
+            });
             root = order.iter().map(|&k| root[k]).collect();
             scores = order.iter().map(|&k| scores[k]).collect();
-            result.pv = self.principal_variation(board, root[0], depth);
+            result.pv = principal_variation(ctx.tt, board, root[0], depth);
             on_iteration(&result);
-            if alpha.abs() >= WIN_THRESHOLD {
+            if result.score.abs() >= WIN_THRESHOLD {
                 break;
             }
-            if let Some(soft) = self.limits.soft {
+            if let Some(soft) = ctx.limits.soft {
                 if Instant::now() >= soft {
                     break;
                 }
@@ -240,21 +278,174 @@ impl<'a> Searcher<'a> {
         if result.pv.first() != result.best.as_ref() {
             result.pv = result.best.into_iter().collect();
         }
-        result.nodes = self.nodes;
+        result.nodes = main.total_nodes();
         result.elapsed = start.elapsed();
         result
     }
+}
 
-    /// Nodes searched so far.
-    pub fn nodes(&self) -> u64 {
-        self.nodes
+/// What one root iteration produced.
+struct RootOutcome {
+    /// Index and score of the best root move searched to completion in this iteration.
+    best: Option<(usize, Score)>,
+    /// The iteration was cut short.
+    aborted: bool,
+}
+
+/// Packs (score, move index) so that a larger value is a better move: higher score first,
+/// then the lower index.
+fn pack(score: Score, index: usize) -> u64 {
+    let s = (score as i64 - i32::MIN as i64) as u64;
+    (s << 32) | (u32::MAX - index as u32) as u64
+}
+
+fn unpack(key: u64) -> (Score, usize) {
+    let score = ((key >> 32) as i64 + i32::MIN as i64) as Score;
+    let index = (u32::MAX - (key & 0xFFFF_FFFF) as u32) as usize;
+    (score, index)
+}
+
+impl<'c, 'a> Worker<'c, 'a> {
+    fn total_nodes(&mut self) -> u64 {
+        self.flush();
+        self.ctx.nodes.load(Ordering::Relaxed)
+    }
+
+    fn flush(&mut self) {
+        self.ctx.nodes.fetch_add(self.nodes, Ordering::Relaxed);
+        self.nodes = 0;
+    }
+
+    /// Searches one root move; `threshold` is the score it must beat (null window first, then
+    /// a full re-search when it does).
+    fn search_root_move(
+        &mut self,
+        board: &mut Board,
+        mv: Pos,
+        depth: i32,
+        threshold: Score,
+        first: bool,
+    ) -> Score {
+        board.make(mv);
+        let score = if first {
+            -self.negamax(board, depth - 1, 1, -INFINITY, -threshold)
+        } else {
+            let s = -self.negamax(board, depth - 1, 1, -threshold - 1, -threshold);
+            if s > threshold && !self.aborted {
+                -self.negamax(board, depth - 1, 1, -INFINITY, -threshold)
+            } else {
+                s
+            }
+        };
+        board.undo();
+        score
+    }
+
+    fn search_root_sequential(
+        &mut self,
+        board: &mut Board,
+        root: &[Pos],
+        depth: i32,
+        scores: &mut [Score],
+    ) -> RootOutcome {
+        let mut alpha = -INFINITY;
+        let mut best = None;
+        for (i, &mv) in root.iter().enumerate() {
+            let score = self.search_root_move(board, mv, depth, alpha, i == 0);
+            if self.aborted {
+                break;
+            }
+            scores[i] = score;
+            if score > alpha {
+                alpha = score;
+                best = Some((i, score));
+            }
+        }
+        RootOutcome {
+            best,
+            aborted: self.aborted,
+        }
+    }
+
+    fn search_root_parallel(
+        &mut self,
+        board: &mut Board,
+        root: &[Pos],
+        depth: i32,
+        scores: &mut [Score],
+        pool: &rayon::ThreadPool,
+    ) -> RootOutcome {
+        let first = self.search_root_move(board, root[0], depth, -INFINITY, true);
+        if self.aborted {
+            return RootOutcome {
+                best: None,
+                aborted: true,
+            };
+        }
+        scores[0] = first;
+        self.flush();
+        let shared_best = AtomicU64::new(pack(first, 0));
+        let results: Vec<AtomicI32> = (0..root.len()).map(|_| AtomicI32::new(-INFINITY)).collect();
+        let ctx = self.ctx;
+        let template: &Board = board;
+        pool.install(|| {
+            root[1..].par_iter().enumerate().for_each_init(
+                || {
+                    (
+                        template.clone(),
+                        Worker {
+                            ctx,
+                            nodes: 0,
+                            aborted: false,
+                        },
+                    )
+                },
+                |(local, worker), (k, &mv)| {
+                    let i = k + 1;
+                    if ctx.aborted.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    let (best_score, best_index) = unpack(shared_best.load(Ordering::Relaxed));
+                    // An earlier move in the ordering wins ties, so it must only reach the
+                    // current best score; a later one must beat it.
+                    let threshold = if i < best_index {
+                        best_score - 1
+                    } else {
+                        best_score
+                    };
+                    let score = worker.search_root_move(local, mv, depth, threshold, false);
+                    worker.flush();
+                    if worker.aborted {
+                        return;
+                    }
+                    results[i].store(score, Ordering::Relaxed);
+                    if score > threshold {
+                        shared_best.fetch_max(pack(score, i), Ordering::Relaxed);
+                    }
+                },
+            );
+        });
+        for (i, r) in results.iter().enumerate().skip(1) {
+            scores[i] = r.load(Ordering::Relaxed);
+        }
+        let aborted = ctx.aborted.load(Ordering::Relaxed);
+        self.aborted = aborted;
+        RootOutcome {
+            best: Some(unpack(shared_best.load(Ordering::Relaxed))).map(|(s, i)| (i, s)),
+            aborted,
+        }
     }
 
     fn check_stop(&mut self) {
-        if (self.stop)()
-            || (self.limits.max_nodes > 0 && self.nodes >= self.limits.max_nodes)
-            || self.limits.hard.map_or(false, |t| Instant::now() >= t)
+        let ctx = self.ctx;
+        self.flush();
+        if ctx.aborted.load(Ordering::Relaxed)
+            || (ctx.stop)()
+            || (ctx.limits.max_nodes > 0
+                && ctx.nodes.load(Ordering::Relaxed) >= ctx.limits.max_nodes)
+            || ctx.limits.hard.map_or(false, |t| Instant::now() >= t)
         {
+            ctx.aborted.store(true, Ordering::Relaxed);
             self.aborted = true;
         }
     }
@@ -268,7 +459,7 @@ impl<'a> Searcher<'a> {
         beta: Score,
     ) -> Score {
         self.nodes += 1;
-        if self.nodes & 1023 == 0 {
+        if self.nodes >= CHECK_INTERVAL {
             self.check_stop();
         }
         if self.aborted {
@@ -287,7 +478,7 @@ impl<'a> Searcher<'a> {
         }
         let opp_fives = board.threat_count(opp, Threat::Five);
         if opp_fives == 0 {
-            if self.has_flex_four(board) {
+            if has_flex_four(board) {
                 return win_in(ply + 3);
             }
             if depth <= 0 {
@@ -295,9 +486,10 @@ impl<'a> Searcher<'a> {
             }
         }
 
+        let tt = self.ctx.tt;
         let key = board.hash();
         let mut hash_move = None;
-        if let Some(entry) = self.tt.probe(key) {
+        if let Some(entry) = tt.probe(key) {
             hash_move = entry.best;
             if entry.depth >= depth {
                 let s = score_from_tt(entry.score, ply);
@@ -356,45 +548,49 @@ impl<'a> Searcher<'a> {
         } else {
             Bound::Upper
         };
-        self.tt
-            .store(key, best_move, score_to_tt(best, ply), depth, bound);
+        tt.store(key, best_move, score_to_tt(best, ply), depth, bound);
         best
     }
+}
 
-    /// True if the side to move can make a straight four (or four-four) it is allowed to play.
-    fn has_flex_four(&self, board: &mut Board) -> bool {
-        let me = board.side_to_move();
-        if board.threat_count(me, Threat::FlexFour) == 0 {
-            return false;
-        }
-        if !board.rule().has_forbidden(me) {
-            return true;
-        }
-        board
-            .cells_with(me, Threat::FlexFour)
-            .into_iter()
-            .any(|p| movegen::is_legal(board, p))
+/// True if the side to move can make a straight four (or four-four) it is allowed to play.
+fn has_flex_four(board: &mut Board) -> bool {
+    let me = board.side_to_move();
+    if board.threat_count(me, Threat::FlexFour) == 0 {
+        return false;
     }
+    if !board.rule().has_forbidden(me) {
+        return true;
+    }
+    board
+        .cells_with(me, Threat::FlexFour)
+        .into_iter()
+        .any(|p| movegen::is_legal(board, p))
+}
 
-    /// Follows hash moves from `first` to build the principal variation.
-    fn principal_variation(&self, board: &mut Board, first: Pos, depth: i32) -> Vec<Pos> {
-        let mut pv = vec![first];
-        board.make(first);
-        let mut made = 1;
-        while made < depth.max(1) {
-            let next = match self.tt.probe(board.hash()).and_then(|e| e.best) {
-                Some(p) if board.is_empty(p) && board.on_board(p) => p,
-                _ => break,
-            };
-            pv.push(next);
-            board.make(next);
-            made += 1;
-        }
-        for _ in 0..made {
-            board.undo();
-        }
-        pv
+/// Follows hash moves from `first` to build the principal variation.
+fn principal_variation(
+    tt: &TranspositionTable,
+    board: &mut Board,
+    first: Pos,
+    depth: i32,
+) -> Vec<Pos> {
+    let mut pv = vec![first];
+    board.make(first);
+    let mut made = 1;
+    while made < depth.max(1) {
+        let next = match tt.probe(board.hash()).and_then(|e| e.best) {
+            Some(p) if board.is_empty(p) && board.on_board(p) => p,
+            _ => break,
+        };
+        pv.push(next);
+        board.make(next);
+        made += 1;
     }
+    for _ in 0..made {
+        board.undo();
+    }
+    pv
 }
 
 /// Any legal square, preferring the candidate area; used when move generation finds nothing

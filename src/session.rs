@@ -68,6 +68,15 @@ where
     R: Read + Send + 'static,
     W: Write,
 {
+    run_with_threads(input, output, 1)
+}
+
+/// [`run`] with `threads` search threads until the manager sends `INFO thread_num`.
+pub fn run_with_threads<R, W>(input: R, output: W, threads: i64) -> anyhow::Result<()>
+where
+    R: Read + Send + 'static,
+    W: Write,
+{
     let shared = Arc::new(Shared::default());
     let (tx, rx) = mpsc::channel();
     let reader_shared = Arc::clone(&shared);
@@ -76,6 +85,7 @@ where
         .spawn(move || read_commands(input, &tx, &reader_shared))
         .context("cannot start the stdin reader thread")?;
     let mut session = Session::new(Out { inner: output }, shared);
+    session.set_threads(threads);
     for event in rx {
         let flow = match event {
             Event::Eof => break,
@@ -211,7 +221,12 @@ struct Session<W: Write> {
     tables: HashMap<Rule, Arc<PatternTable>>,
     board: Option<Board>,
     tt: Option<TranspositionTable>,
+    /// Search threads beyond the first, built when `thread_num` asks for more than one.
+    pool: Option<rayon::ThreadPool>,
 }
+
+/// Most search threads accepted from `INFO thread_num` or `--threads`.
+pub const MAX_THREADS: i64 = 64;
 
 const NO_GAME: &str = "no game started (send START first)";
 
@@ -224,6 +239,27 @@ impl<W: Write> Session<W> {
             tables: HashMap::new(),
             board: None,
             tt: None,
+            pool: None,
+        }
+    }
+
+    /// Sets the number of search threads (1 = the sequential search).
+    fn set_threads(&mut self, threads: i64) {
+        let threads = threads.clamp(1, MAX_THREADS);
+        if threads == self.settings.threads {
+            return;
+        }
+        self.settings.threads = threads;
+        self.pool = None;
+        if threads > 1 {
+            match rayon::ThreadPoolBuilder::new()
+                .num_threads(threads as usize)
+                .thread_name(|i| format!("search-{i}"))
+                .build()
+            {
+                Ok(pool) => self.pool = Some(pool),
+                Err(e) => log::warn!("cannot start {threads} search threads: {e}"),
+            }
         }
     }
 
@@ -325,7 +361,7 @@ impl<W: Write> Session<W> {
                 Some(rule) => self.set_rule(rule),
                 None => log::warn!("INFO rule {v} is not supported; keeping {}", s.rule.name()),
             },
-            Info::ThreadNum(v) => s.threads = v.max(1),
+            Info::ThreadNum(v) => self.set_threads(v),
             Info::MaxNode(v) => s.max_nodes = v.max(0) as u64,
             Info::MaxDepth(v) => {
                 s.max_depth = if v <= 0 {
@@ -517,6 +553,9 @@ impl<W: Write> Session<W> {
             _ => return None,
         };
         let mut searcher = Searcher::new(tt, limits, &stop);
+        if let Some(pool) = self.pool.as_ref() {
+            searcher = searcher.with_pool(pool);
+        }
         let result = searcher.think(board, &mut |r| {
             log::debug!(
                 "depth {} {} nodes {} time {:?}",
