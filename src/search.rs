@@ -767,6 +767,104 @@ mod tests {
         assert!(r.nodes < 5000);
     }
 
+    fn pool(threads: usize) -> rayon::ThreadPool {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("test thread pool")
+    }
+
+    #[test]
+    fn parallel_search_agrees_on_forced_results() {
+        let mut b = board(
+            Rule::Freestyle,
+            "
+            . . . . . . . . . .
+            . . . . . . . . . .
+            . . . X X X . . . .
+            . . . . . . . . . .
+            . . . O . O . . . .
+            . . . . . . . . . .
+            . . . O . . . . . .
+            . . . . . . . . . .
+            . . . . . . . . . .
+            . . . . . . . . . .
+            ",
+        );
+        let tt = TranspositionTable::new(1 << 20);
+        let never = || false;
+        let p = pool(2);
+        let mut searcher = Searcher::new(&tt, Limits::depth(3), &never).with_pool(&p);
+        let r = searcher.think(&mut b, &mut |_| {});
+        assert_eq!(r.score, win_in(3), "{r:?}");
+        assert!(r.best == Some(Pos::from_xy(2, 2)) || r.best == Some(Pos::from_xy(6, 2)));
+    }
+
+    #[test]
+    fn packed_best_orders_by_score_then_earlier_move() {
+        assert!(pack(10, 3) > pack(9, 0));
+        assert!(pack(10, 2) > pack(10, 3));
+        assert!(pack(-5, 0) > pack(-6, 0));
+        for (s, i) in [(0, 0), (-INFINITY, 7), (INFINITY, 300), (win_in(3), 1)] {
+            assert_eq!(unpack(pack(s, i)), (s, i));
+        }
+    }
+
+    /// Many short parallel searches, stopped at random moments by a deadline or by the stop
+    /// predicate: every answer is a legal move and no search overruns its deadline by more
+    /// than a scheduling slack.
+    #[test]
+    fn stress_parallel_searches_with_random_stops() {
+        use rand::{rngs::StdRng, Rng, SeedableRng};
+        use std::sync::atomic::AtomicBool;
+
+        let table = Arc::new(PatternTable::new(Rule::Freestyle));
+        let p = pool(2);
+        let mut rng = StdRng::seed_from_u64(7);
+        let tt = TranspositionTable::new(1 << 22);
+        let mut worst_overrun = Duration::ZERO;
+        for round in 0..60 {
+            let mut b = Board::new(15, 15, Arc::clone(&table)).expect("15x15");
+            let stones = rng.gen_range(1..30);
+            for _ in 0..stones {
+                let empties: Vec<Pos> = b.squares().filter(|&q| b.is_empty(q)).collect();
+                let q = empties[rng.gen_range(0..empties.len())];
+                b.make(q);
+            }
+            if b.threat_count(b.side_to_move(), Threat::Five) > 0 {
+                continue;
+            }
+            let budget = Duration::from_millis(rng.gen_range(1..40));
+            let start = Instant::now();
+            let stop_flag = AtomicBool::new(false);
+            let stop_after = rng.gen_range(0..2000u64);
+            let polls = AtomicU64::new(0);
+            let stop = || {
+                polls.fetch_add(1, Ordering::Relaxed) >= stop_after
+                    || stop_flag.load(Ordering::Relaxed)
+            };
+            let limits = Limits {
+                max_depth: MAX_DEPTH,
+                max_nodes: 0,
+                soft: Some(start + budget / 2),
+                hard: Some(start + budget),
+            };
+            let before = b.hash();
+            let r = Searcher::new(&tt, limits, &stop)
+                .with_pool(&p)
+                .think(&mut b, &mut |_| {});
+            let elapsed = start.elapsed();
+            assert_eq!(b.hash(), before, "round {round}: board restored");
+            let m = r.best.expect("a move on a non-full board");
+            assert!(b.on_board(m) && b.is_empty(m), "round {round}: {m} illegal");
+            worst_overrun = worst_overrun.max(elapsed.saturating_sub(budget));
+        }
+        assert!(
+            worst_overrun < Duration::from_millis(150),
+            "a search overran its deadline by {worst_overrun:?}"
+        );
+    }
+
     #[test]
     fn mate_scores_survive_the_table() {
         for ply in [0, 3, 17] {
