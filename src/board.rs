@@ -164,22 +164,10 @@ pub struct Board {
     height: usize,
     table: Arc<PatternTable>,
     cells: Vec<u8>,
-    /// Line keys per cell and direction.
-    keys: Vec<[u32; 4]>,
-    /// Packed patterns (black low byte, white high byte) per cell and direction.
-    pats: Vec<[u16; 4]>,
-    /// Combined info per cell and colour; only counted for empty cells.
-    info: Vec<[CellInfo; 2]>,
-    /// Stones within the 5×5 square around each cell (candidate area).
-    near: Vec<u8>,
-    /// Empty cells per colour and [`Threat`] class.
-    threat_count: [[u16; Threat::COUNT]; 2],
-    /// Sum of [`CellInfo::value`] over empty cells, per colour.
-    value_sum: [i32; 2],
-    hash: u64,
+    /// Everything derived from the cells, kept up to date incrementally.
+    derived: Derived,
     side: Stone,
     history: Vec<Pos>,
-    stones: usize,
     playable: usize,
 }
 
@@ -200,16 +188,18 @@ impl Board {
             height,
             table,
             cells,
-            keys: vec![[0; 4]; NUM_CELLS],
-            pats: vec![[0; 4]; NUM_CELLS],
-            info: vec![[CellInfo::default(); 2]; NUM_CELLS],
-            near: vec![0; NUM_CELLS],
-            threat_count: [[0; Threat::COUNT]; 2],
-            value_sum: [0; 2],
-            hash: 0,
+            derived: Derived {
+                keys: Vec::new(),
+                pats: Vec::new(),
+                info: vec![[CellInfo::default(); 2]; NUM_CELLS],
+                near: Vec::new(),
+                threat_count: [[0; Threat::COUNT]; 2],
+                value_sum: [0; 2],
+                hash: 0,
+                stones: 0,
+            },
             side: Stone::Black,
             history: Vec::with_capacity(width * height),
-            stones: 0,
             playable: width * height,
         };
         board.recompute();
@@ -279,14 +269,14 @@ impl Board {
     /// Sets the colour to move (used when a position arrives as a whole, e.g. BOARD).
     pub fn set_side_to_move(&mut self, side: Stone) {
         if side != self.side {
-            self.hash ^= ZOBRIST_SIDE;
+            self.derived.hash ^= ZOBRIST_SIDE;
             self.side = side;
         }
     }
 
     /// Zobrist key of the position (stones, side to move, rule).
     pub fn hash(&self) -> u64 {
-        self.hash
+        self.derived.hash
     }
 
     /// Moves made with [`Board::make`] / [`Board::put`], oldest first.
@@ -301,18 +291,18 @@ impl Board {
 
     /// Number of stones on the board.
     pub fn stone_count(&self) -> usize {
-        self.stones
+        self.derived.stones
     }
 
     /// True if no empty playing square is left.
     pub fn is_full(&self) -> bool {
-        self.stones >= self.playable
+        self.derived.stones >= self.playable
     }
 
     /// Number of stones within the 5×5 square centred on `pos`.
     #[inline]
     pub fn near(&self, pos: Pos) -> u8 {
-        self.near[pos.index()]
+        self.derived.near[pos.index()]
     }
 
     /// The pattern `stone` would make at `pos` in direction `dir` (0..4, see [`DIRECTIONS`]).
@@ -323,31 +313,31 @@ impl Board {
 
     #[inline]
     fn pattern_code(&self, pos: Pos, dir: usize, stone: Stone) -> u8 {
-        (self.pats[pos.index()][dir] >> (8 * stone.index())) as u8
+        (self.derived.pats[pos.index()][dir] >> (8 * stone.index())) as u8
     }
 
     /// The combined class and value of `pos` for `stone` (meaningful for empty cells).
     #[inline]
     pub fn cell_info(&self, pos: Pos, stone: Stone) -> CellInfo {
-        self.info[pos.index()][stone.index()]
+        self.derived.info[pos.index()][stone.index()]
     }
 
     /// The threat class of `pos` for `stone`.
     #[inline]
     pub fn threat(&self, pos: Pos, stone: Stone) -> Threat {
-        Threat::from_u8(self.info[pos.index()][stone.index()].threat)
+        Threat::from_u8(self.derived.info[pos.index()][stone.index()].threat)
     }
 
     /// Number of empty cells where `stone` would make `threat`.
     #[inline]
     pub fn threat_count(&self, stone: Stone, threat: Threat) -> usize {
-        self.threat_count[stone.index()][threat as usize] as usize
+        self.derived.threat_count[stone.index()][threat as usize] as usize
     }
 
     /// Sum of cell values of `stone` over all empty cells.
     #[inline]
     pub fn value_sum(&self, stone: Stone) -> i32 {
-        self.value_sum[stone.index()]
+        self.derived.value_sum[stone.index()]
     }
 
     /// Empty cells where `stone` would make `threat`, in board order.
@@ -370,7 +360,7 @@ impl Board {
         let side = self.side;
         self.put(pos, side);
         self.side = side.opponent();
-        self.hash ^= ZOBRIST_SIDE;
+        self.derived.hash ^= ZOBRIST_SIDE;
     }
 
     /// Takes back the last [`Board::make`].
@@ -378,7 +368,7 @@ impl Board {
         if let Some(pos) = self.history.last().copied() {
             self.remove(pos);
             self.side = self.side.opponent();
-            self.hash ^= ZOBRIST_SIDE;
+            self.derived.hash ^= ZOBRIST_SIDE;
         }
     }
 
@@ -388,12 +378,12 @@ impl Board {
         debug_assert!(self.is_empty(pos) && self.on_board(pos));
         let i = pos.index();
         for c in Stone::BOTH {
-            let old = self.info[i][c.index()];
+            let old = self.derived.info[i][c.index()];
             self.uncount(c, old);
         }
         self.cells[i] = stone.code();
-        self.hash ^= ZOBRIST[stone.index()][i];
-        self.stones += 1;
+        self.derived.hash ^= ZOBRIST[stone.index()][i];
+        self.derived.stones += 1;
         self.history.push(pos);
         self.adjust_near(pos, 1);
         self.update_lines(pos, stone.code() as u32);
@@ -410,17 +400,17 @@ impl Board {
             Stone::White
         };
         self.cells[i] = CODE_EMPTY;
-        self.hash ^= ZOBRIST[stone.index()][i];
-        self.stones -= 1;
+        self.derived.hash ^= ZOBRIST[stone.index()][i];
+        self.derived.stones -= 1;
         if let Some(at) = self.history.iter().rposition(|&p| p == pos) {
             self.history.remove(at);
         }
         self.adjust_near(pos, -1);
         self.update_lines(pos, 0);
         for c in Stone::BOTH {
-            let pats = self.pats[i].map(|p| (p >> (8 * c.index())) as u8);
+            let pats = self.derived.pats[i].map(|p| (p >> (8 * c.index())) as u8);
             let info = self.table.combine(c, pats);
-            self.info[i][c.index()] = info;
+            self.derived.info[i][c.index()] = info;
             self.count(c, info);
         }
     }
@@ -440,7 +430,7 @@ impl Board {
         for dy in -2isize..=2 {
             for dx in -2isize..=2 {
                 let j = (base + dy * STRIDE as isize + dx) as usize;
-                self.near[j] = (self.near[j] as i8 + delta) as u8;
+                self.derived.near[j] = (self.derived.near[j] as i8 + delta) as u8;
             }
         }
     }
@@ -463,11 +453,11 @@ impl Board {
     #[inline]
     fn set_slot(&mut self, i: usize, d: usize, slot: usize, code: u32) {
         let shift = 2 * slot as u32;
-        let key = (self.keys[i][d] & !(3 << shift)) | (code << shift);
-        self.keys[i][d] = key;
+        let key = (self.derived.keys[i][d] & !(3 << shift)) | (code << shift);
+        self.derived.keys[i][d] = key;
         let packed = self.table.lookup(key);
-        if self.pats[i][d] != packed {
-            self.pats[i][d] = packed;
+        if self.derived.pats[i][d] != packed {
+            self.derived.pats[i][d] = packed;
             if self.cells[i] == CODE_EMPTY {
                 self.refresh_cell(i);
             }
@@ -477,38 +467,30 @@ impl Board {
     /// Recomputes the combined info of the empty cell `i` and its counts.
     fn refresh_cell(&mut self, i: usize) {
         for c in Stone::BOTH {
-            let pats = self.pats[i].map(|p| (p >> (8 * c.index())) as u8);
+            let pats = self.derived.pats[i].map(|p| (p >> (8 * c.index())) as u8);
             let new = self.table.combine(c, pats);
-            let old = self.info[i][c.index()];
+            let old = self.derived.info[i][c.index()];
             if new != old {
                 self.uncount(c, old);
-                self.info[i][c.index()] = new;
+                self.derived.info[i][c.index()] = new;
                 self.count(c, new);
             }
         }
     }
 
     fn count(&mut self, c: Stone, info: CellInfo) {
-        self.threat_count[c.index()][info.threat as usize] += 1;
-        self.value_sum[c.index()] += info.value;
+        self.derived.threat_count[c.index()][info.threat as usize] += 1;
+        self.derived.value_sum[c.index()] += info.value;
     }
 
     fn uncount(&mut self, c: Stone, info: CellInfo) {
-        self.threat_count[c.index()][info.threat as usize] -= 1;
-        self.value_sum[c.index()] -= info.value;
+        self.derived.threat_count[c.index()][info.threat as usize] -= 1;
+        self.derived.value_sum[c.index()] -= info.value;
     }
 
     /// Rebuilds every derived field from the cells alone (no incremental steps).
     fn recompute(&mut self) {
-        let derived = Derived::compute(self);
-        self.keys = derived.keys;
-        self.pats = derived.pats;
-        self.info = derived.info;
-        self.near = derived.near;
-        self.threat_count = derived.threat_count;
-        self.value_sum = derived.value_sum;
-        self.hash = derived.hash;
-        self.stones = derived.stones;
+        self.derived = Derived::compute(self);
     }
 
     /// Renders the board as rows of `.` (empty), `X` (black), `O` (white), `#` (wall), row 0
@@ -606,16 +588,25 @@ impl fmt::Debug for Board {
     }
 }
 
-/// Everything the board derives from its cells, computed from scratch.
-#[derive(Debug, PartialEq, Eq)]
+/// Everything the board derives from its cells. [`Board`] updates it incrementally;
+/// [`Derived::compute`] builds it from scratch (at creation, and in the invariant test).
+#[derive(Clone, Debug, PartialEq, Eq)]
 struct Derived {
+    /// Line keys per cell and direction.
     keys: Vec<[u32; 4]>,
+    /// Packed patterns (black low byte, white high byte) per cell and direction.
     pats: Vec<[u16; 4]>,
+    /// Combined info per cell and colour; only counted for empty cells.
     info: Vec<[CellInfo; 2]>,
+    /// Stones within the 5×5 square around each cell (candidate area).
     near: Vec<u8>,
+    /// Empty cells per colour and [`Threat`] class.
     threat_count: [[u16; Threat::COUNT]; 2],
+    /// Sum of [`CellInfo::value`] over empty cells, per colour.
     value_sum: [i32; 2],
+    /// Zobrist key (stones, side to move, rule).
     hash: u64,
+    /// Stones on the board.
     stones: usize,
 }
 
@@ -680,7 +671,7 @@ impl Derived {
         // are compared.
         for pos in board.squares() {
             if board.cells[pos.index()] != CODE_EMPTY {
-                info[pos.index()] = board.info[pos.index()];
+                info[pos.index()] = board.derived.info[pos.index()];
             }
         }
         Derived {
@@ -708,16 +699,7 @@ mod tests {
 
     fn assert_consistent(board: &Board, context: &str) {
         let full = Derived::compute(board);
-        let inc = Derived {
-            keys: board.keys.clone(),
-            pats: board.pats.clone(),
-            info: board.info.clone(),
-            near: board.near.clone(),
-            threat_count: board.threat_count,
-            value_sum: board.value_sum,
-            hash: board.hash,
-            stones: board.stones,
-        };
+        let inc = &board.derived;
         // Keys of cells in the outer wall band are never read; compare the interior.
         for i in 0..NUM_CELLS {
             let (x, y) = (i % STRIDE, i / STRIDE);
@@ -785,8 +767,8 @@ mod tests {
         let before = board.clone();
         board.make(Pos::from_xy(7, 10));
         board.undo();
-        assert_eq!(board.keys, before.keys);
-        assert_eq!(board.info, before.info);
+        assert_eq!(board.derived.keys, before.derived.keys);
+        assert_eq!(board.derived.info, before.derived.info);
         assert_eq!(board.hash(), before.hash());
         assert_eq!(board.side_to_move(), Stone::White);
     }
