@@ -1,6 +1,437 @@
-//! Engine-vs-engine arena (`pbrain-wuzi match`). Being written (issue 3).
+//! Engine-vs-engine arena: `pbrain-wuzi match` plays Gomocup brains against each other.
+//!
+//! The match is a list of games built up front ([`schedule`]): every pair of engines (or the
+//! first engine against each other one with `--gauntlet`) plays the openings in order, each
+//! opening twice with the colours swapped (a *game pair*, the unit of the pentanomial
+//! statistics). `--concurrency N` worker threads take games from the list; each worker starts
+//! its own engine processes once and reuses them (`START` before every game), and restarts an
+//! engine that crashed or was killed. The main thread receives finished games, prints a
+//! progress line, appends the game record, updates the statistics and, with `--sprt`, stops the
+//! match at a verdict (games already running are finished and counted).
+//!
+//! Modules: [`cli`] (options and `--help`), [`engine`] (processes and I/O with deadlines),
+//! [`game`] (one game), [`referee`] (rules, through [`crate::rules`]), [`clock`] (time
+//! control), [`openings`], [`stats`] (Elo, LOS, SPRT), [`summary`] (totals and tables),
+//! [`record`] (SGF/PSQ).
+
+pub mod cli;
+pub mod clock;
+pub mod engine;
+pub mod game;
+pub mod openings;
+pub mod record;
+pub mod referee;
+pub mod stats;
+pub mod summary;
+
+use std::{
+    collections::VecDeque,
+    io::{self, Write},
+    sync::{
+        atomic::{AtomicBool, Ordering},
+        mpsc, Arc, Mutex,
+    },
+    thread,
+    time::{Duration, Instant},
+};
+
+use anyhow::Context;
+use log::warn;
+
+use self::{
+    cli::{Config, Order, Parsed},
+    engine::{Engine, IoLog},
+    game::{GameRecord, GameSettings, Player},
+    openings::{Opening, SplitMix},
+    record::{GameInfo, RecordWriter},
+    stats::SprtVerdict,
+    summary::Summary,
+};
+use crate::rules::PatternTable;
 
 /// Entry point of `pbrain-wuzi match`.
-pub fn main(_args: &[String]) -> anyhow::Result<()> {
-    anyhow::bail!("`match` is not available in this build yet")
+pub fn main(args: &[String]) -> anyhow::Result<()> {
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    match cli::parse(args).map_err(|e| anyhow::anyhow!("match: {e}"))? {
+        Parsed::Help => {
+            out.write_all(cli::HELP.as_bytes())?;
+            Ok(())
+        }
+        Parsed::Run(config) => {
+            run(&config, &mut out)?;
+            Ok(())
+        }
+    }
 }
+
+/// One scheduled game.
+#[derive(Clone, Debug)]
+pub struct Job {
+    /// Game number, 1-based, in schedule order.
+    pub number: usize,
+    /// Index into the pair list.
+    pub pair: usize,
+    /// Engine indices: black, white.
+    pub players: [usize; 2],
+    /// The opening.
+    pub opening: Arc<Opening>,
+    /// Game-pair id (the two games of an opening with colours swapped share it).
+    pub unit: usize,
+}
+
+/// The pairs of engines that meet: every pair, or engine 0 against each other one.
+pub fn pairs(engines: usize, gauntlet: bool) -> Vec<(usize, usize)> {
+    if gauntlet {
+        (1..engines).map(|k| (0, k)).collect()
+    } else {
+        let mut out = Vec::new();
+        for i in 0..engines {
+            for j in i + 1..engines {
+                out.push((i, j));
+            }
+        }
+        out
+    }
+}
+
+/// Builds the list of games. `openings` must not be empty (use one empty opening for none).
+pub fn schedule(config: &Config, openings: &[Arc<Opening>]) -> Vec<Job> {
+    let pair_list = pairs(config.engines.len(), config.gauntlet);
+    let per_opening = if config.repeat { 2 } else { 1 };
+    let per_round = openings.len() * per_opening;
+    let total = match (config.games, config.rounds) {
+        (Some(g), Some(r)) => (g as usize).min(r as usize * per_round),
+        (Some(g), None) => g as usize,
+        (None, Some(r)) => r as usize * per_round,
+        (None, None) => per_round,
+    };
+    // The opening sequence, the same for every pair: one (shuffled) pass per round.
+    let mut rng = SplitMix::new(config.seed);
+    let units_needed = (total + per_opening - 1) / per_opening;
+    let mut sequence: Vec<usize> = Vec::with_capacity(units_needed);
+    while sequence.len() < units_needed {
+        let mut round: Vec<usize> = (0..openings.len()).collect();
+        if config.order == Order::Random {
+            rng.shuffle(&mut round);
+        }
+        sequence.extend(round);
+    }
+    sequence.truncate(units_needed);
+    // Per pair, its units (one or two games); then interleave pairs unit by unit.
+    let mut jobs = Vec::new();
+    let mut unit_id = 0;
+    for (k, &opening) in sequence.iter().enumerate() {
+        for (p, &(a, b)) in pair_list.iter().enumerate() {
+            let done = k * per_opening;
+            let games_here = per_opening.min(total - done);
+            for g in 0..games_here {
+                // With repeat: first engine black, then white. Without: alternate per opening.
+                let first_black = if config.repeat { g == 0 } else { k % 2 == 0 };
+                let players = if first_black { [a, b] } else { [b, a] };
+                jobs.push(Job {
+                    number: 0,
+                    pair: p,
+                    players,
+                    opening: openings[opening].clone(),
+                    unit: unit_id,
+                });
+            }
+            unit_id += 1;
+        }
+    }
+    for (i, job) in jobs.iter_mut().enumerate() {
+        job.number = i + 1;
+    }
+    jobs
+}
+
+/// Loads the openings of the configuration (one empty opening without a file).
+pub fn load_openings(config: &Config, out: &mut dyn Write) -> anyhow::Result<Vec<Arc<Opening>>> {
+    let path = match &config.openings {
+        None => {
+            return Ok(vec![Arc::new(Opening {
+                stones: Vec::new(),
+                line: 0,
+                symmetry: 0,
+            })])
+        }
+        Some(p) => p,
+    };
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read openings `{}`", path.display()))?;
+    let (mut list, warnings) = openings::parse_file(&text, config.openings_format, config.size);
+    // An opening that already ends the game is no opening.
+    let table = Arc::new(PatternTable::new(config.rule));
+    let mut skipped = warnings;
+    list.retain(|o| {
+        let mut r = match referee::Referee::new(config.size, table.clone(), None) {
+            Some(r) => r,
+            None => return false,
+        };
+        let ok = o
+            .stones
+            .iter()
+            .all(|&(x, y)| r.play(x as i64, y as i64) == Ok(referee::Verdict::Continue));
+        if !ok {
+            skipped.push(format!(
+                "line {}: the opening ends the game; skipped",
+                o.line
+            ));
+        }
+        ok
+    });
+    for w in &skipped {
+        writeln!(out, "warning: {}: {w}", path.display())?;
+    }
+    if config.symmetry {
+        list = openings::expand_symmetries(&list, config.size);
+    }
+    if list.is_empty() {
+        anyhow::bail!(
+            "no usable opening in `{}` for a {}×{} board",
+            path.display(),
+            config.size,
+            config.size
+        );
+    }
+    Ok(list.into_iter().map(Arc::new).collect())
+}
+
+fn opening_label(opening: &Opening) -> String {
+    if opening.line == 0 {
+        "empty board".to_string()
+    } else if opening.symmetry == 0 {
+        format!("line {}", opening.line)
+    } else {
+        format!("line {} sym {}", opening.line, opening.symmetry)
+    }
+}
+
+/// Shared state of the worker threads.
+struct Shared {
+    jobs: Mutex<VecDeque<Job>>,
+    stop: AtomicBool,
+}
+
+impl Shared {
+    fn next(&self) -> Option<Job> {
+        if self.stop.load(Ordering::SeqCst) {
+            return None;
+        }
+        self.jobs.lock().ok()?.pop_front()
+    }
+}
+
+fn worker(
+    id: usize,
+    config: &Config,
+    settings: &GameSettings,
+    shared: &Shared,
+    results: mpsc::Sender<(Job, GameRecord)>,
+) {
+    let mut engines: Vec<Option<Engine>> = config.engines.iter().map(|_| None).collect();
+    while let Some(job) = shared.next() {
+        let [b, w] = job.players;
+        let mut black_engine = engines[b].take();
+        let mut white_engine = engines[w].take();
+        let mut black = Player {
+            spec: &config.engines[b],
+            engine: &mut black_engine,
+            tag: format!("w{id}:{}", config.engines[b].name),
+            spawns: 0,
+        };
+        let mut white = Player {
+            spec: &config.engines[w],
+            engine: &mut white_engine,
+            tag: format!("w{id}:{}", config.engines[w].name),
+            spawns: 0,
+        };
+        let record = game::play(settings, &job.opening, [&mut black, &mut white]);
+        engines[b] = black_engine;
+        engines[w] = white_engine;
+        if results.send((job, record)).is_err() {
+            break;
+        }
+    }
+    for engine in engines.iter_mut().flatten() {
+        engine.quit();
+    }
+}
+
+/// Runs the match described by `config`, printing progress and the final table to `out`.
+pub fn run(config: &Config, out: &mut dyn Write) -> anyhow::Result<Summary> {
+    let openings = load_openings(config, out)?;
+    let jobs = schedule(config, &openings);
+    let pair_list = pairs(config.engines.len(), config.gauntlet);
+    let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
+    let mut summary = Summary::new(&names, &pair_list);
+    let log = match &config.log {
+        Some(p) => {
+            Some(IoLog::create(p).with_context(|| format!("cannot create log `{}`", p.display()))?)
+        }
+        None => None,
+    };
+    let mut records = match &config.records {
+        Some((p, format)) => Some(
+            RecordWriter::create(p, *format)
+                .with_context(|| format!("cannot create `{}`", p.display()))?,
+        ),
+        None => None,
+    };
+    let settings = GameSettings {
+        size: config.size,
+        rule: config.rule,
+        table: Arc::new(PatternTable::new(config.rule)),
+        draw_after: config.draw_after,
+        tolerance: Duration::from_millis(config.tolerance_ms),
+        init_time: Duration::from_millis(config.init_ms),
+        send_board: config.send_board,
+        log,
+    };
+    let total = jobs.len();
+    let tcs: Vec<String> = {
+        let mut v: Vec<String> = config.engines.iter().map(|e| e.tc.to_string()).collect();
+        v.dedup();
+        v
+    };
+    writeln!(
+        out,
+        "Match: {} games, {} {}×{}, {} opening(s), {}, tolerance {} ms, concurrency {}, seed {}",
+        total,
+        config.rule.name(),
+        config.size,
+        config.size,
+        openings.len(),
+        tcs.join(" / "),
+        config.tolerance_ms,
+        config.concurrency,
+        config.seed
+    )?;
+    if let Some(sprt) = &config.sprt {
+        let (lo, hi) = sprt.bounds();
+        writeln!(
+            out,
+            "SPRT: H0 elo {} vs H1 elo {}, alpha {}, beta {}, bounds [{lo:.2}, {hi:.2}], {} model",
+            sprt.elo0,
+            sprt.elo1,
+            sprt.alpha,
+            sprt.beta,
+            if config.repeat {
+                "pentanomial"
+            } else {
+                "trinomial"
+            }
+        )?;
+    }
+    out.flush()?;
+
+    let shared = Shared {
+        jobs: Mutex::new(jobs.into_iter().collect()),
+        stop: AtomicBool::new(false),
+    };
+    let started = Instant::now();
+    let (tx, rx) = mpsc::channel::<(Job, GameRecord)>();
+    let workers = config.concurrency.min(total.max(1));
+    let mut stopped_by_sprt = None;
+    let outcome: anyhow::Result<()> = thread::scope(|scope| {
+        for id in 0..workers {
+            let tx = tx.clone();
+            let (shared, settings) = (&shared, &settings);
+            let spawned = thread::Builder::new()
+                .name(format!("arena-worker-{id}"))
+                .spawn_scoped(scope, move || worker(id + 1, config, settings, shared, tx));
+            if let Err(e) = spawned {
+                shared.stop.store(true, Ordering::SeqCst);
+                return Err(anyhow::anyhow!("cannot start a worker thread: {e}"));
+            }
+        }
+        drop(tx);
+        let mut done = 0;
+        for (job, record) in rx {
+            done += 1;
+            summary.add(job.pair, job.players, job.number, job.unit, &record);
+            let names2 = [
+                config.engines[job.players[0]].name.as_str(),
+                config.engines[job.players[1]].name.as_str(),
+            ];
+            let score = match record.outcome.winner {
+                None => "½-½",
+                Some(crate::board::Stone::Black) => "1-0",
+                Some(crate::board::Stone::White) => "0-1",
+            };
+            let mut line = format!(
+                "[{done}/{total}] game {} {} - {} ({}): {score} {}, {} moves | {}",
+                job.number,
+                names2[0],
+                names2[1],
+                opening_label(&job.opening),
+                record.outcome.reason,
+                record.moves.len(),
+                summary.pair_line(job.pair)
+            );
+            if record.outcome.reason.is_forfeit() {
+                line.push_str(&format!(" | {}", record.outcome.detail));
+            }
+            if let Some(sprt) = &config.sprt {
+                let llr = summary.llr(sprt, config.repeat);
+                let verdict = sprt.verdict(llr);
+                let (lo, hi) = sprt.bounds();
+                line.push_str(&format!(" | LLR {llr:.2} [{lo:.2}, {hi:.2}]"));
+                summary.sprt = Some((llr, verdict));
+                if verdict != SprtVerdict::Continue && stopped_by_sprt.is_none() {
+                    stopped_by_sprt = Some((verdict, done));
+                    shared.stop.store(true, Ordering::SeqCst);
+                }
+            }
+            if let Some(w) = records.as_mut() {
+                let info = GameInfo {
+                    number: job.number,
+                    names: names2,
+                    size: config.size,
+                    rule: config.rule,
+                    opening: opening_label(&job.opening),
+                    date: record::today(),
+                };
+                if let Err(e) = w.write(&record, &info) {
+                    warn!("cannot write the game record: {e}");
+                }
+            }
+            if let Err(e) = writeln!(out, "{line}").and_then(|_| out.flush()) {
+                // Output closed (e.g. piped into `head`): stop handing out games.
+                shared.stop.store(true, Ordering::SeqCst);
+                return Err(e.into());
+            }
+        }
+        Ok(())
+    });
+    outcome?;
+
+    writeln!(
+        out,
+        "\nFinished {} games in {:.1} s ({} {}×{}).",
+        summary.games,
+        started.elapsed().as_secs_f64(),
+        config.rule.name(),
+        config.size,
+        config.size
+    )?;
+    if let (Some(sprt), Some((llr, verdict))) = (&config.sprt, summary.sprt) {
+        let (lo, hi) = sprt.bounds();
+        let text = match stopped_by_sprt.map(|s| s.0).unwrap_or(verdict) {
+            SprtVerdict::AcceptH1 => format!("H1 accepted (elo >= {})", sprt.elo1),
+            SprtVerdict::AcceptH0 => format!("H0 accepted (elo <= {})", sprt.elo0),
+            SprtVerdict::Continue => "no verdict yet".to_string(),
+        };
+        let at = stopped_by_sprt
+            .map(|(_, n)| format!(" after {n} games"))
+            .unwrap_or_default();
+        writeln!(out, "SPRT: LLR {llr:.2} [{lo:.2}, {hi:.2}]: {text}{at}")?;
+    }
+    writeln!(out, "{}", summary.table())?;
+    out.flush()?;
+    Ok(summary)
+}
+
+#[cfg(test)]
+mod tests;
