@@ -11,7 +11,7 @@
 //! below depth 0 (a one-move quiescence), so a four is never overlooked at the horizon.
 
 use std::{
-    sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering},
+    sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering},
     time::{Duration, Instant},
 };
 
@@ -132,7 +132,12 @@ struct Context<'a> {
     nodes: AtomicU64,
     /// Set by the first worker that sees a stop condition; every worker then unwinds.
     aborted: AtomicBool,
+    /// Threads for the parallel parts; `None` keeps the search sequential.
+    pool: Option<&'a rayon::ThreadPool>,
 }
+
+/// Shallowest remaining depth at which a node searches its later moves in parallel.
+const SPLIT_DEPTH: i32 = 4;
 
 /// How often (in nodes) a worker flushes its node count and checks the stop conditions.
 const CHECK_INTERVAL: u64 = 1024;
@@ -142,6 +147,9 @@ struct Worker<'c, 'a> {
     ctx: &'c Context<'a>,
     nodes: u64,
     aborted: bool,
+    /// Cut-off flags of the parallel splits this worker searches under: when one is set, a
+    /// sibling has refuted the node and this work is no longer needed.
+    cancel: Vec<&'c AtomicBool>,
 }
 
 /// One search: borrows the table, the stop predicate and (optionally) a thread pool for its
@@ -153,10 +161,12 @@ struct Worker<'c, 'a> {
 /// atomic best (score, move index) that each job raises as it improves, so later siblings get
 /// the tightest bound found so far. The best move is the highest score, ties going to the
 /// earlier move in the ordering, never to whichever job finished first: a job whose move comes
-/// before the current best searches against `best − 1`, so an equal score still wins.
+/// before the current best searches against `best − 1`, so an equal score still wins. Below the
+/// root, nodes with at least [`SPLIT_DEPTH`] plies to go do the same ("young brothers wait"):
+/// first move alone, then, if it did not cut off, the others in parallel behind a shared bound;
+/// a sibling that cuts off cancels the rest of its split.
 pub struct Searcher<'a> {
     ctx: Context<'a>,
-    pool: Option<&'a rayon::ThreadPool>,
 }
 
 impl<'a> Searcher<'a> {
@@ -174,15 +184,15 @@ impl<'a> Searcher<'a> {
                 stop,
                 nodes: AtomicU64::new(0),
                 aborted: AtomicBool::new(false),
+                pool: None,
             },
-            pool: None,
         }
     }
 
     /// Searches the root moves in parallel on `pool` (a pool of one thread keeps the sequential
     /// loop).
     pub fn with_pool(mut self, pool: &'a rayon::ThreadPool) -> Searcher<'a> {
-        self.pool = if pool.current_num_threads() > 1 {
+        self.ctx.pool = if pool.current_num_threads() > 1 {
             Some(pool)
         } else {
             None
@@ -235,10 +245,11 @@ impl<'a> Searcher<'a> {
             ctx,
             nodes: 0,
             aborted: false,
+            cancel: Vec::new(),
         };
         let mut scores: Vec<Score> = vec![-INFINITY; root.len()];
         for depth in 1..=ctx.limits.max_depth {
-            let outcome = match self.pool {
+            let outcome = match ctx.pool {
                 None => main.search_root_sequential(board, &root, depth, &mut scores),
                 Some(pool) => main.search_root_parallel(board, &root, depth, &mut scores, pool),
             };
@@ -290,6 +301,50 @@ struct RootOutcome {
     best: Option<(usize, Score)>,
     /// The iteration was cut short.
     aborted: bool,
+}
+
+/// The shared state of one parallel split (see `Worker::search_siblings`).
+struct Split<'s> {
+    moves: &'s [Pos],
+    depth: i32,
+    ply: i32,
+    beta: Score,
+    /// Best (score, index) so far, packed; starts at (alpha, none).
+    best: &'s AtomicU64,
+    /// Set when a move reaches `beta`: the rest of the split is not needed.
+    cutoff: &'s AtomicBool,
+    /// Index of the next move to hand out.
+    next: &'s AtomicUsize,
+}
+
+impl Split<'_> {
+    /// Searches moves from the shared counter until none is left or the split is cut off.
+    fn run(&self, worker: &mut Worker<'_, '_>, board: &mut Board) {
+        loop {
+            let i = self.next.fetch_add(1, Ordering::Relaxed);
+            if i >= self.moves.len() || worker.aborted || worker.cancelled() {
+                return;
+            }
+            let (bound, _) = unpack(self.best.load(Ordering::Relaxed));
+            board.make(self.moves[i]);
+            let (depth, ply) = (self.depth - 1, self.ply + 1);
+            let mut score = -worker.negamax(board, depth, ply, -bound - 1, -bound);
+            if score > bound && score < self.beta && !worker.aborted {
+                score = -worker.negamax(board, depth, ply, -self.beta, -bound);
+            }
+            board.undo();
+            worker.flush();
+            if worker.aborted {
+                return;
+            }
+            if score > bound {
+                self.best.fetch_max(pack(score, i), Ordering::Relaxed);
+                if score >= self.beta {
+                    self.cutoff.store(true, Ordering::Relaxed);
+                }
+            }
+        }
+    }
 }
 
 /// Packs (score, move index) so that a larger value is a better move: higher score first,
@@ -397,6 +452,7 @@ impl<'c, 'a> Worker<'c, 'a> {
                             ctx,
                             nodes: 0,
                             aborted: false,
+                            cancel: Vec::new(),
                         },
                     )
                 },
@@ -436,9 +492,89 @@ impl<'c, 'a> Worker<'c, 'a> {
         }
     }
 
+    /// Searches `moves` (the later moves of a node whose first move has been searched without
+    /// a cut-off and left the bound at `alpha`) in parallel ("young brothers wait"); returns the
+    /// best score above `alpha` and its move, or `alpha` and `None`. The first job that reaches
+    /// `beta` cancels the others.
+    ///
+    /// Each thread of the pool takes the next unsearched move from a shared counter until none
+    /// is left, so a split costs one board copy per helper thread; the calling thread searches
+    /// on `board` itself.
+    #[allow(clippy::too_many_arguments)]
+    fn search_siblings(
+        &mut self,
+        board: &mut Board,
+        moves: &[Pos],
+        depth: i32,
+        ply: i32,
+        alpha: Score,
+        beta: Score,
+        pool: &rayon::ThreadPool,
+    ) -> (Score, Option<Pos>) {
+        self.flush();
+        let shared_best = AtomicU64::new(pack(alpha, moves.len()));
+        let cutoff = AtomicBool::new(false);
+        let next = AtomicUsize::new(0);
+        let ctx = self.ctx;
+        let mut cancel: Vec<&AtomicBool> = self.cancel.clone();
+        cancel.push(&cutoff);
+        let split = Split {
+            moves,
+            depth,
+            ply,
+            beta,
+            best: &shared_best,
+            cutoff: &cutoff,
+            next: &next,
+        };
+        let helpers = pool
+            .current_num_threads()
+            .saturating_sub(1)
+            .min(moves.len());
+        pool.install(|| {
+            rayon::scope(|scope| {
+                for _ in 0..helpers {
+                    let (split, cancel) = (&split, &cancel);
+                    let template: &Board = board;
+                    let mut local = template.clone();
+                    scope.spawn(move |_| {
+                        let mut worker = Worker {
+                            ctx,
+                            nodes: 0,
+                            aborted: false,
+                            cancel: cancel.clone(),
+                        };
+                        split.run(&mut worker, &mut local);
+                    });
+                }
+                let mut worker = Worker {
+                    ctx,
+                    nodes: 0,
+                    aborted: false,
+                    cancel: cancel.clone(),
+                };
+                split.run(&mut worker, board);
+            });
+        });
+        self.aborted = ctx.aborted.load(Ordering::Relaxed) || self.cancelled();
+        let (score, index) = unpack(shared_best.load(Ordering::Relaxed));
+        (score, moves.get(index).copied())
+    }
+
+    /// True when the search was stopped or a split above this worker was cut off.
+    fn cancelled(&self) -> bool {
+        self.ctx.aborted.load(Ordering::Relaxed)
+            || self.cancel.iter().any(|c| c.load(Ordering::Relaxed))
+    }
+
     fn check_stop(&mut self) {
         let ctx = self.ctx;
         self.flush();
+        if self.cancel.iter().any(|c| c.load(Ordering::Relaxed)) {
+            // Only this split's work is unneeded; the search goes on elsewhere.
+            self.aborted = true;
+            return;
+        }
         if ctx.aborted.load(Ordering::Relaxed)
             || (ctx.stop)()
             || (ctx.limits.max_nodes > 0
@@ -515,6 +651,27 @@ impl<'c, 'a> Worker<'c, 'a> {
         let mut best = -INFINITY;
         let mut best_move = None;
         for (i, &mv) in list.moves.iter().enumerate() {
+            if i == 1 && depth >= SPLIT_DEPTH && list.moves.len() > 2 {
+                if let Some(pool) = self.ctx.pool {
+                    let (score, mv) = self.search_siblings(
+                        board,
+                        &list.moves[1..],
+                        depth,
+                        ply,
+                        alpha,
+                        beta,
+                        pool,
+                    );
+                    if self.aborted {
+                        return 0;
+                    }
+                    if score > best {
+                        best = score;
+                        best_move = mv;
+                    }
+                    break;
+                }
+            }
             board.make(mv);
             let score = if i == 0 {
                 -self.negamax(board, depth - 1, ply + 1, -beta, -alpha)
