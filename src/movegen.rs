@@ -69,9 +69,7 @@ pub fn order_score(board: &Board, pos: Pos) -> i32 {
 
 /// True if the side to move may play `pos` (renju: black's forbidden squares excluded).
 pub fn is_legal(board: &mut Board, pos: Pos) -> bool {
-    board.is_empty(pos)
-        && board.on_board(pos)
-        && !(board.rule().has_forbidden(board.side_to_move()) && rules::is_forbidden(board, pos))
+    board.is_empty(pos) && board.on_board(pos) && !rules::is_forbidden_move(board, pos)
 }
 
 /// True if `stone` could make a four or better at `pos` in some direction.

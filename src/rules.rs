@@ -591,6 +591,13 @@ fn canonical(key: u32) -> u32 {
     key_of(&w)
 }
 
+/// True if the side to move may not play `pos`: renju's forbidden squares when black is to
+/// move, never otherwise. The one question move generation, the session and the arena's referee
+/// ask.
+pub fn is_forbidden_move(board: &mut Board, pos: Pos) -> bool {
+    board.rule().has_forbidden(board.side_to_move()) && is_forbidden(board, pos)
+}
+
 /// True if black may not play `pos` under renju (double-three with real threes, double-four or
 /// overline, unless the move makes an exact five). Always false under other rules, for white,
 /// and for occupied cells. The board is borrowed mutably to try moves; it is restored.

@@ -510,15 +510,15 @@ impl<W: Write> Session<W> {
 
     fn show_forbid(&mut self) -> io::Result<Flow> {
         let squares = match self.board.as_mut() {
-            Some(board) if board.rule().has_forbidden(board.side_to_move()) => {
+            Some(board) => {
                 let empties: Vec<Pos> = board.squares().filter(|&p| board.is_empty(p)).collect();
                 empties
                     .into_iter()
-                    .filter(|&p| rules::is_forbidden(board, p))
+                    .filter(|&p| rules::is_forbidden_move(board, p))
                     .map(coord)
                     .collect()
             }
-            _ => Vec::new(),
+            None => Vec::new(),
         };
         self.send(Reply::Forbid(squares))
     }

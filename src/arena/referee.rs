@@ -3,7 +3,7 @@
 //!
 //! Order of the checks for a move by the side to move: the square must be on the board and
 //! empty; then a five under the rule wins (in renju a five takes precedence over a forbidden
-//! shape, which [`rules::is_forbidden`] already knows); otherwise a forbidden move by black in
+//! shape, which [`rules::is_forbidden_move`] already knows); otherwise a forbidden move by black in
 //! renju loses; otherwise a full board, or `draw_after` stones, is a draw. Winning and forbidden
 //! moves are placed on the board too, so the game record shows them.
 
@@ -86,7 +86,7 @@ impl Referee {
         let side = self.board.side_to_move();
         let verdict = if self.board.is_winning_move(pos, side) {
             Verdict::Five
-        } else if side == Stone::Black && rules::is_forbidden(&mut self.board, pos) {
+        } else if rules::is_forbidden_move(&mut self.board, pos) {
             Verdict::Forbidden
         } else {
             Verdict::Continue
