@@ -34,3 +34,4 @@ pub mod search;
 pub mod session;
 pub mod time;
 pub mod tt;
+pub mod vcf;
