@@ -78,7 +78,8 @@ RESULTS:
                             alpha A and beta B default 0.05; two engines only): the LLR and its
                             bounds are printed after every game and the match stops at a
                             verdict. GSPRT with the normal approximation (as fishtest), on
-                            game pairs (pentanomial) unless --no-repeat (trinomial)
+                            game pairs (pentanomial) unless --no-repeat (trinomial); no
+                            verdict before 20 games
     --sgf FILE              write every game to FILE (Renju SGF, GM[4])
     --psq FILE              write every game to FILE (Piskvork PSQ blocks)
     --log FILE              log every line sent to and received from the engines

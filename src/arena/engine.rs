@@ -113,6 +113,9 @@ pub fn is_chatter(line: &str) -> bool {
         || is_about_line(line)
 }
 
+/// How long the arena waits for a `name=` line after a plain-text ABOUT answer.
+pub const PLAIN_ABOUT_GRACE: Duration = Duration::from_millis(300);
+
 /// True for an ABOUT-style line (`name="…", …`).
 pub fn is_about_line(line: &str) -> bool {
     line.to_ascii_lowercase().contains("name=")
@@ -325,8 +328,13 @@ impl Engine {
     /// Sends `ABOUT` and waits until `deadline` for an answer containing `name=`; other lines
     /// (banners, MESSAGE) are skipped. Returns the name and version, or `None` if the engine
     /// answered UNKNOWN/ERROR or nothing.
-    pub fn about(&mut self, deadline: Instant) -> Result<Option<String>, Failure> {
+    ///
+    /// An engine whose ABOUT answer is plain text (no `name=`) is not made to wait out the
+    /// whole deadline: once such a line has arrived, the arena waits [`PLAIN_ABOUT_GRACE`] more
+    /// for a `name=` line and then takes the plain line as the name.
+    pub fn about(&mut self, mut deadline: Instant) -> Result<Option<String>, Failure> {
         self.send("ABOUT");
+        let mut plain: Option<String> = None;
         loop {
             match self.next_line(deadline) {
                 Ok((line, _)) => {
@@ -338,12 +346,22 @@ impl Engine {
                     if upper.starts_with("UNKNOWN") || upper.starts_with("ERROR") {
                         return Ok(None);
                     }
+                    let chatter = ["MESSAGE", "DEBUG", "OK"]
+                        .iter()
+                        .any(|p| upper.starts_with(p));
+                    if plain.is_none() && !chatter && !line.trim().is_empty() {
+                        plain = Some(line.trim().chars().take(60).collect());
+                        deadline = deadline.min(Instant::now() + PLAIN_ABOUT_GRACE);
+                    }
                 }
                 Err(true) => {
                     let how = self.exit_description();
                     return Err(Failure::Crash(format!("{how} before answering ABOUT")));
                 }
-                Err(false) => return Ok(None),
+                Err(false) => {
+                    self.about = plain;
+                    return Ok(self.about.clone());
+                }
             }
         }
     }

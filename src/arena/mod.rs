@@ -44,7 +44,7 @@ use self::{
     game::{GameRecord, GameSettings, Player},
     openings::{Opening, SplitMix},
     record::{GameInfo, RecordWriter},
-    stats::SprtVerdict,
+    stats::{SprtVerdict, SPRT_MIN_GAMES},
     summary::Summary,
 };
 use crate::rules::PatternTable;
@@ -375,7 +375,13 @@ pub fn run(config: &Config, out: &mut dyn Write) -> anyhow::Result<Summary> {
             }
             if let Some(sprt) = &config.sprt {
                 let llr = summary.llr(sprt, config.repeat);
-                let verdict = sprt.verdict(llr);
+                // The normal approximation means nothing on a handful of games: a first
+                // pair lost twice gives a huge |LLR|. No verdict before SPRT_MIN_GAMES.
+                let verdict = if done >= SPRT_MIN_GAMES {
+                    sprt.verdict(llr)
+                } else {
+                    SprtVerdict::Continue
+                };
                 let (lo, hi) = sprt.bounds();
                 line.push_str(&format!(" | LLR {llr:.2} [{lo:.2}, {hi:.2}]"));
                 summary.sprt = Some((llr, verdict));

@@ -15,10 +15,13 @@
 //!   correlation between the two games of an opening; otherwise they are the trinomial game
 //!   scores. Bounds: accept H1 at `ln((1−β)/α)`, accept H0 at `ln(β/(1−α))`. Every count is
 //!   regularised by 1/1000 of a game, as fishtest does, so a run of identical results does not
-//!   give a zero variance.
+//!   give a zero variance. Even so the approximation is meaningless on a handful of games, so
+//!   no verdict is drawn before [`SPRT_MIN_GAMES`] games.
 
 /// Standard normal quantile for a two-sided 95% interval.
 pub const Z95: f64 = 1.959_963_984_540_054;
+/// Games a match plays before an SPRT verdict can stop it.
+pub const SPRT_MIN_GAMES: usize = 20;
 /// Pseudo-count added to each outcome class before the SPRT's mean and variance are taken.
 pub const REGULARIZATION: f64 = 1e-3;
 

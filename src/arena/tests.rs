@@ -198,3 +198,20 @@ fn gauntlet_pairs() {
     assert_eq!(s.pairs[0].reason_count(Reason::Unparsable), 2);
     assert_eq!(s.pairs[1].reason_count(Reason::Illegal), 2);
 }
+
+#[test]
+fn plain_text_about_is_taken_without_waiting_out_the_init_time() {
+    let start = std::time::Instant::now();
+    let (s, out) = play(
+        "plain-about",
+        "normal",
+        "--games 2 --turn 500 --init-time 20s",
+    );
+    assert_eq!(s.games, 2, "{out}");
+    assert_eq!(s.engines[0].about.as_deref(), Some("Fake plain brain 2.0"));
+    // Two engine starts would each wait 20 s without the grace period.
+    assert!(
+        start.elapsed() < std::time::Duration::from_secs(15),
+        "{out}"
+    );
+}

@@ -11,6 +11,7 @@
 #   chatty          a banner at start-up, MESSAGE/DEBUG/ERROR lines around everything
 #   no-ok           never answers START
 #   refuse          answers START with ERROR
+#   plain-about     answers ABOUT with plain text (no name=)
 mode=${1:-normal}
 arg=${2:-0}
 size=15
@@ -68,6 +69,7 @@ while IFS= read -r line; do
   case ${cmd^^} in
     ABOUT)
       [[ $mode == chatty ]] && echo "MESSAGE about to answer ABOUT"
+      [[ $mode == plain-about ]] && { echo "Fake plain brain 2.0"; continue; }
       echo "name=\"fake-$mode\", version=\"1\", author=\"tests\", country=\"none\"" ;;
     START)
       size=${line#* }
