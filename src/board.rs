@@ -9,9 +9,11 @@
 //! of the five cells on either side (0 empty, 1 black, 2 white, 3 wall). A move changes the keys of
 //! the 40 cells within reach, and for exactly those cells the board looks up the new
 //! [`Pattern`]s in the rule's [`PatternTable`], folds them into a per-colour [`CellInfo`], and keeps
-//! per-colour counts of [`Threat`] classes and the sum of cell values over empty cells. `undo`
-//! runs the same update in reverse. The test module checks all of it against a full recompute
-//! after random make/undo sequences, under every rule.
+//! per-colour counts of [`Threat`] classes, the sum of cell values over empty cells, and a bitset
+//! of the empty cells where each colour would make a four or five. Each move logs what it
+//! overwrote (old patterns, infos and counts), so `undo` restores it without table lookups;
+//! removing an older stone (TAKEBACK) runs the same update in reverse instead. The test module
+//! checks all of it against a full recompute after random make/undo sequences, under every rule.
 
 use std::{fmt, sync::Arc};
 
@@ -29,6 +31,28 @@ pub const STRIDE: usize = MAX_SIZE + 2 * PAD;
 pub const NUM_CELLS: usize = STRIDE * STRIDE;
 /// Index steps of the four line directions: horizontal, vertical, diagonal, anti-diagonal.
 pub const DIRECTIONS: [isize; 4] = [1, STRIDE as isize, STRIDE as isize + 1, STRIDE as isize - 1];
+/// 64-bit words of a bitset over the padded cells.
+const CELL_WORDS: usize = (NUM_CELLS + 63) / 64;
+/// (cell, direction) pairs whose line key a move changes: [`HALF_WINDOW`] cells on either side,
+/// in each direction.
+const TOUCHED: usize = 2 * HALF_WINDOW * DIRECTIONS.len();
+
+// A packed pattern byte makes a four or five exactly when its bit 3 is set (see `four_bits`).
+const _: () = assert!(
+    Pattern::B4 as u8 == 8
+        && Pattern::DoubleB4 as u8 == 9
+        && Pattern::F4 as u8 == 10
+        && Pattern::F5 as u8 == 11
+        && Pattern::COUNT == 12
+);
+
+/// Bit 0: black would make a four or five in some direction of a cell with these packed
+/// patterns; bit 1: white would.
+#[inline]
+fn four_bits(pats: [u16; 4]) -> u64 {
+    let any = pats[0] | pats[1] | pats[2] | pats[3];
+    ((any >> 3) & 1) as u64 | ((any >> 10) & 2) as u64
+}
 
 /// A cell of the padded array. Only positions returned by [`Board::pos`] (or derived from one
 /// by at most [`PAD`] steps) are meaningful.
@@ -168,6 +192,9 @@ pub struct Board {
     derived: Derived,
     side: Stone,
     history: Vec<Pos>,
+    /// What [`Board::put`] overwrote for the newest stones, so that [`Board::remove`] of the
+    /// last stone restores it without table lookups.
+    undo: UndoLog,
     playable: usize,
 }
 
@@ -193,6 +220,7 @@ impl Board {
                 pats: Vec::new(),
                 info: vec![[CellInfo::default(); 2]; NUM_CELLS],
                 near: Vec::new(),
+                four: [[0; CELL_WORDS]; 2],
                 threat_count: [[0; Threat::COUNT]; 2],
                 value_sum: [0; 2],
                 hash: 0,
@@ -200,6 +228,7 @@ impl Board {
             },
             side: Stone::Black,
             history: Vec::with_capacity(width * height),
+            undo: UndoLog::default(),
             playable: width * height,
         };
         board.recompute();
@@ -341,13 +370,47 @@ impl Board {
     }
 
     /// Empty cells where `stone` would make `threat`, in board order.
+    ///
+    /// The classes that always include a four (`Five`, `FlexFour`, `FourThree`, `Four`) are
+    /// picked from [`Board::four_cells`]; the others scan every square.
     pub fn cells_with(&self, stone: Stone, threat: Threat) -> Vec<Pos> {
         if self.threat_count(stone, threat) == 0 {
             return Vec::new();
         }
-        self.squares()
-            .filter(|&p| self.is_empty(p) && self.threat(p, stone) == threat)
-            .collect()
+        match threat {
+            Threat::Five | Threat::FlexFour | Threat::FourThree | Threat::Four => self
+                .four_cells(stone)
+                .filter(|&p| self.threat(p, stone) == threat)
+                .collect(),
+            _ => self
+                .squares()
+                .filter(|&p| self.is_empty(p) && self.threat(p, stone) == threat)
+                .collect(),
+        }
+    }
+
+    /// Empty cells where `stone` would make a four or a five in at least one direction (some
+    /// [`Board::pattern`] is [`Pattern::is_four_or_five`]), in board order. Under renju this
+    /// includes black's forbidden double-fours.
+    pub fn four_cells(&self, stone: Stone) -> impl Iterator<Item = Pos> + '_ {
+        let words = &self.derived.four[stone.index()];
+        words.iter().enumerate().flat_map(|(w, &word)| {
+            let mut bits = word;
+            std::iter::from_fn(move || {
+                if bits == 0 {
+                    return None;
+                }
+                let bit = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                Some(Pos::from_index(64 * w + bit))
+            })
+        })
+    }
+
+    /// Number of cells [`Board::four_cells`] yields.
+    pub fn four_cell_count(&self, stone: Stone) -> usize {
+        let words = &self.derived.four[stone.index()];
+        words.iter().map(|w| w.count_ones() as usize).sum()
     }
 
     /// True if `stone` played at the empty square `pos` would win (a five under the rule).
@@ -377,10 +440,16 @@ impl Board {
     pub fn put(&mut self, pos: Pos, stone: Stone) {
         debug_assert!(self.is_empty(pos) && self.on_board(pos));
         let i = pos.index();
+        self.undo.frames.push(UndoFrame {
+            cells_start: self.undo.cells.len() as u32,
+            threat_count: self.derived.threat_count,
+            value_sum: self.derived.value_sum,
+        });
         for c in Stone::BOTH {
             let old = self.derived.info[i][c.index()];
             self.uncount(c, old);
         }
+        self.set_four_bits(i, 0);
         self.cells[i] = stone.code();
         self.derived.hash ^= ZOBRIST[stone.index()][i];
         self.derived.stones += 1;
@@ -389,7 +458,10 @@ impl Board {
         self.update_lines(pos, stone.code() as u32);
     }
 
-    /// Removes the stone on `pos` (normally the last one placed).
+    /// Removes the stone on `pos`. The last stone placed (the normal case, and what
+    /// [`Board::undo`] does) is taken back from the undo log without table lookups; any other
+    /// stone (a protocol TAKEBACK of an older move) by redoing the line update, which also drops
+    /// the undo log of the stones still on the board (their removal then takes this slow way too).
     pub fn remove(&mut self, pos: Pos) {
         let i = pos.index();
         let code = self.cells[i];
@@ -402,17 +474,24 @@ impl Board {
         self.cells[i] = CODE_EMPTY;
         self.derived.hash ^= ZOBRIST[stone.index()][i];
         self.derived.stones -= 1;
-        if let Some(at) = self.history.iter().rposition(|&p| p == pos) {
-            self.history.remove(at);
-        }
         self.adjust_near(pos, -1);
-        self.update_lines(pos, 0);
-        for c in Stone::BOTH {
-            let pats = self.derived.pats[i].map(|p| (p >> (8 * c.index())) as u8);
-            let info = self.table.combine(c, pats);
-            self.derived.info[i][c.index()] = info;
-            self.count(c, info);
+        if self.history.last() == Some(&pos) && !self.undo.frames.is_empty() {
+            self.history.pop();
+            self.restore_lines(pos);
+        } else {
+            if let Some(at) = self.history.iter().rposition(|&p| p == pos) {
+                self.history.remove(at);
+            }
+            self.update_lines(pos, 0);
+            for c in Stone::BOTH {
+                let pats = self.derived.pats[i].map(|p| (p >> (8 * c.index())) as u8);
+                let info = self.table.combine(c, pats);
+                self.derived.info[i][c.index()] = info;
+                self.count(c, info);
+            }
+            self.undo.clear();
         }
+        self.set_four_bits(i, four_bits(self.derived.pats[i]));
     }
 
     /// Turns the empty square `pos` into a wall (BOARD field 3). Not undoable.
@@ -423,6 +502,7 @@ impl Board {
         self.cells[pos.index()] = CODE_WALL;
         self.playable -= 1;
         self.recompute();
+        self.undo.clear();
     }
 
     fn adjust_near(&mut self, pos: Pos, delta: i8) {
@@ -435,7 +515,8 @@ impl Board {
         }
     }
 
-    /// Writes `code` into the line keys of the cells around `pos` and refreshes their patterns.
+    /// Writes `code` into the line keys of the cells around `pos` and refreshes their patterns,
+    /// logging the old patterns and infos in the undo log.
     fn update_lines(&mut self, pos: Pos, code: u32) {
         let base = pos.index() as isize;
         for (d, &step) in DIRECTIONS.iter().enumerate() {
@@ -450,31 +531,88 @@ impl Board {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn set_slot(&mut self, i: usize, d: usize, slot: usize, code: u32) {
         let shift = 2 * slot as u32;
         let key = (self.derived.keys[i][d] & !(3 << shift)) | (code << shift);
         self.derived.keys[i][d] = key;
         let packed = self.table.lookup(key);
-        if self.derived.pats[i][d] != packed {
+        let old = self.derived.pats[i][d];
+        self.undo.pats.push(old);
+        if old != packed {
             self.derived.pats[i][d] = packed;
             if self.cells[i] == CODE_EMPTY {
-                self.refresh_cell(i);
+                self.refresh_cell(i, old ^ packed);
             }
         }
     }
 
-    /// Recomputes the combined info of the empty cell `i` and its counts.
-    fn refresh_cell(&mut self, i: usize) {
+    /// Recomputes the combined info of the empty cell `i` and its counts and four bits, after
+    /// one of its patterns changed by the bits in `changed` (only the colours whose byte changed
+    /// are combined again).
+    fn refresh_cell(&mut self, i: usize, changed: u16) {
+        let old_info = self.derived.info[i];
+        self.undo.cells.push((i as u16, old_info));
         for c in Stone::BOTH {
+            if (changed >> (8 * c.index())) & 0xFF == 0 {
+                continue;
+            }
             let pats = self.derived.pats[i].map(|p| (p >> (8 * c.index())) as u8);
             let new = self.table.combine(c, pats);
-            let old = self.derived.info[i][c.index()];
+            let old = old_info[c.index()];
             if new != old {
                 self.uncount(c, old);
                 self.derived.info[i][c.index()] = new;
                 self.count(c, new);
             }
+        }
+        self.set_four_bits(i, four_bits(self.derived.pats[i]));
+    }
+
+    /// Takes back the line update of the last stone, on `pos`, from the undo log: clears its
+    /// slot in the 40 line keys and restores the old patterns, infos, four bits and counts.
+    fn restore_lines(&mut self, pos: Pos) {
+        let frame = self
+            .undo
+            .frames
+            .pop()
+            .expect("the last stone has an undo frame");
+        let start = self.undo.pats.len() - TOUCHED;
+        let mut old = self.undo.pats[start..].iter().copied();
+        let base = pos.index() as isize;
+        for (d, &step) in DIRECTIONS.iter().enumerate() {
+            for k in 1..=HALF_WINDOW {
+                // Same cells and order as `update_lines`.
+                let before = (base - step * k as isize) as usize;
+                let after = (base + step * k as isize) as usize;
+                let before_mask = !(3u32 << (2 * (HALF_WINDOW - 1 + k)));
+                let after_mask = !(3u32 << (2 * (HALF_WINDOW - k)));
+                self.derived.keys[before][d] &= before_mask;
+                self.derived.pats[before][d] = old.next().unwrap_or_default();
+                self.derived.keys[after][d] &= after_mask;
+                self.derived.pats[after][d] = old.next().unwrap_or_default();
+            }
+        }
+        self.undo.pats.truncate(start);
+        let cells_start = frame.cells_start as usize;
+        for n in cells_start..self.undo.cells.len() {
+            let (j, info) = self.undo.cells[n];
+            let j = j as usize;
+            self.derived.info[j] = info;
+            self.set_four_bits(j, four_bits(self.derived.pats[j]));
+        }
+        self.undo.cells.truncate(cells_start);
+        self.derived.threat_count = frame.threat_count;
+        self.derived.value_sum = frame.value_sum;
+    }
+
+    /// Sets the four bits of cell `i` from `bits` (as [`four_bits`] returns them).
+    #[inline]
+    fn set_four_bits(&mut self, i: usize, bits: u64) {
+        let (w, b) = (i / 64, i % 64);
+        for c in 0..2 {
+            let word = &mut self.derived.four[c][w];
+            *word = (*word & !(1 << b)) | (((bits >> c) & 1) << b);
         }
     }
 
@@ -600,6 +738,9 @@ struct Derived {
     info: Vec<[CellInfo; 2]>,
     /// Stones within the 5×5 square around each cell (candidate area).
     near: Vec<u8>,
+    /// Per colour, a bitset over cell indices of the empty cells where that colour would make
+    /// a four or a five in some direction.
+    four: [[u64; CELL_WORDS]; 2],
     /// Empty cells per colour and [`Threat`] class.
     threat_count: [[u16; Threat::COUNT]; 2],
     /// Sum of [`CellInfo::value`] over empty cells, per colour.
@@ -616,6 +757,7 @@ impl Derived {
         let mut pats = vec![[0u16; 4]; NUM_CELLS];
         let mut info = vec![[CellInfo::default(); 2]; NUM_CELLS];
         let mut near = vec![0u8; NUM_CELLS];
+        let mut four = [[0u64; CELL_WORDS]; 2];
         let mut threat_count = [[0u16; Threat::COUNT]; 2];
         let mut value_sum = [0i32; 2];
         let mut hash = rule_key(board.rule());
@@ -647,6 +789,10 @@ impl Derived {
             let i = pos.index();
             match board.cells[i] {
                 CODE_EMPTY => {
+                    let bits = four_bits(pats[i]);
+                    for (c, words) in four.iter_mut().enumerate() {
+                        words[i / 64] |= ((bits >> c) & 1) << (i % 64);
+                    }
                     for c in Stone::BOTH {
                         let p = pats[i].map(|p| (p >> (8 * c.index())) as u8);
                         let ci = board.table.combine(c, p);
@@ -679,11 +825,44 @@ impl Derived {
             pats,
             info,
             near,
+            four,
             threat_count,
             value_sum,
             hash,
             stones,
         }
+    }
+}
+
+/// What [`Board::put`] overwrote, per stone, for the newest stones of the history (a suffix of
+/// it: a [`Board::remove`] of an older stone or a [`Board::put_wall`] clears the log).
+#[derive(Clone, Debug, Default)]
+struct UndoLog {
+    /// One frame per logged stone, oldest first.
+    frames: Vec<UndoFrame>,
+    /// The old packed patterns of the [`TOUCHED`] (cell, direction) pairs of each logged
+    /// stone, in the order `update_lines` visits them.
+    pats: Vec<u16>,
+    /// The old info of each empty cell whose patterns a logged stone changed.
+    cells: Vec<(u16, [CellInfo; 2])>,
+}
+
+/// The undo record of one stone, besides its [`TOUCHED`] entries in [`UndoLog::pats`].
+#[derive(Clone, Debug)]
+struct UndoFrame {
+    /// Where this stone's entries in [`UndoLog::cells`] start.
+    cells_start: u32,
+    /// [`Derived::threat_count`] before the stone.
+    threat_count: [[u16; Threat::COUNT]; 2],
+    /// [`Derived::value_sum`] before the stone.
+    value_sum: [i32; 2],
+}
+
+impl UndoLog {
+    fn clear(&mut self) {
+        self.frames.clear();
+        self.pats.clear();
+        self.cells.clear();
     }
 }
 
@@ -719,6 +898,32 @@ mod tests {
             "cell info differs {context}\n{board:?}"
         );
         assert!(full.near == inc.near, "near counts differ {context}");
+        assert!(
+            full.four == inc.four,
+            "four bitsets differ {context}\n{board:?}"
+        );
+        for c in Stone::BOTH {
+            let fours: Vec<Pos> = board
+                .squares()
+                .filter(|&p| {
+                    board.is_empty(p) && (0..4).any(|d| board.pattern(p, d, c).is_four_or_five())
+                })
+                .collect();
+            assert_eq!(board.four_cells(c).collect::<Vec<_>>(), fours, "{context}");
+            assert_eq!(board.four_cell_count(c), fours.len(), "{context}");
+            for threat in [
+                Threat::Five,
+                Threat::FlexFour,
+                Threat::FourThree,
+                Threat::Four,
+            ] {
+                let scan: Vec<Pos> = board
+                    .squares()
+                    .filter(|&p| board.is_empty(p) && board.threat(p, c) == threat)
+                    .collect();
+                assert_eq!(board.cells_with(c, threat), scan, "{threat:?} {context}");
+            }
+        }
         assert_eq!(
             full.threat_count, inc.threat_count,
             "threat counts {context}"
@@ -754,6 +959,39 @@ mod tests {
                 assert_eq!(board.hash(), start_hash);
                 assert_consistent(&board, "after undoing everything");
             }
+        }
+    }
+
+    #[test]
+    fn removing_older_stones_and_walls_keep_the_state_consistent() {
+        let mut rng = StdRng::seed_from_u64(20260317);
+        for rule in Rule::ALL {
+            let mut board = Board::new(15, 15, table(rule)).expect("size");
+            for step in 0..400 {
+                let context = format!("{} step {step}", rule.name());
+                let roll = rng.gen_range(0..20);
+                if roll < 3 && board.stone_count() > 0 {
+                    // TAKEBACK of any stone, not only the last one.
+                    let stones = board.history().to_vec();
+                    let pos = stones[rng.gen_range(0..stones.len())];
+                    board.remove(pos);
+                } else if roll < 7 && board.stone_count() > 0 {
+                    board.undo();
+                } else if roll == 7 && board.stone_count() > 0 && board.stone_count() < 60 {
+                    let empties: Vec<Pos> =
+                        board.squares().filter(|&p| board.is_empty(p)).collect();
+                    board.put_wall(empties[rng.gen_range(0..empties.len())]);
+                } else if !board.is_full() {
+                    let empties: Vec<Pos> =
+                        board.squares().filter(|&p| board.is_empty(p)).collect();
+                    board.make(empties[rng.gen_range(0..empties.len())]);
+                }
+                assert_consistent(&board, &context);
+            }
+            while let Some(pos) = board.last_move() {
+                board.remove(pos);
+            }
+            assert_consistent(&board, &format!("{} emptied", rule.name()));
         }
     }
 
