@@ -35,3 +35,4 @@ pub mod session;
 pub mod time;
 pub mod tt;
 pub mod vcf;
+pub mod vct;

@@ -83,6 +83,16 @@ fn makes_four(board: &Board, pos: Pos, stone: Stone) -> bool {
 /// Generates the moves of the side to move, ordered, with `first` (e.g. the hash move) in front
 /// when it is among them.
 pub fn generate(board: &mut Board, first: Option<Pos>) -> MoveList {
+    generate_ordered(board, first, &|_| 0)
+}
+
+/// [`generate`] with `bonus(move)` added to each move's ordering score (the search's killer and
+/// history heuristics).
+pub fn generate_ordered(
+    board: &mut Board,
+    first: Option<Pos>,
+    bonus: &dyn Fn(Pos) -> i32,
+) -> MoveList {
     let me = board.side_to_move();
     let opp = me.opponent();
     if board.threat_count(me, Threat::Five) > 0 {
@@ -138,7 +148,7 @@ pub fn generate(board: &mut Board, first: Option<Pos>) -> MoveList {
             let key = if Some(p) == first {
                 i32::MAX
             } else {
-                order_score(board, p)
+                order_score(board, p) + bonus(p)
             };
             (key, p)
         })

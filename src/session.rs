@@ -19,7 +19,7 @@ use std::{
         mpsc, Arc,
     },
     thread,
-    time::Instant,
+    time::{Duration, Instant},
 };
 
 use anyhow::Context;
@@ -556,6 +556,7 @@ impl<W: Write> Session<W> {
         if let Some(pool) = self.pool.as_ref() {
             searcher = searcher.with_pool(pool);
         }
+        let out = &mut self.out;
         let result = searcher.think(board, &mut |r| {
             log::debug!(
                 "depth {} {} nodes {} time {:?}",
@@ -564,6 +565,10 @@ impl<W: Write> Session<W> {
                 r.nodes,
                 r.elapsed
             );
+            // Progress for GUIs on longer searches; a write error shows again on the move.
+            if r.elapsed >= PROGRESS_AFTER {
+                let _ = out.send(&Reply::Message(summary(r)));
+            }
         });
         Some(result)
     }
@@ -660,7 +665,10 @@ fn coord(p: Pos) -> Coord {
     Coord::new(p.x() as i32, p.y() as i32)
 }
 
-/// One MESSAGE line describing a finished search.
+/// Searches running longer than this report each completed depth in a MESSAGE line.
+const PROGRESS_AFTER: Duration = Duration::from_millis(200);
+
+/// One MESSAGE line describing a search (finished, or its latest completed depth).
 fn summary(r: &SearchResult) -> String {
     let ms = r.elapsed.as_millis().max(1) as u64;
     let pv: Vec<String> = r.pv.iter().map(|p| p.to_string()).collect();

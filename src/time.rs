@@ -69,29 +69,38 @@ impl TimeControl {
     }
 
     /// The budget for the next move.
+    ///
+    /// With a turn limit alone, time not used is lost: the planned (soft) time is three fifths
+    /// of the hard limit, and the search may stretch it up to the hard limit when the best
+    /// move is unstable. With a match clock, the planned time is an even share of what is left
+    /// ([`MOVES_TO_GO`] moves), and the hard limit is at most twice that and a quarter of the
+    /// clock, so one difficult move cannot starve the rest of the game.
     pub fn budget(&self) -> Budget {
         let turn = if self.timeout_turn <= 0 {
             FAST_MS
         } else {
             self.timeout_turn
         };
-        let mut hard = with_margin(turn);
-        if let Some(left) = self.match_left() {
-            let share = if left <= 0 {
-                PANIC_MS
-            } else {
-                with_margin(left / MOVES_TO_GO).max(with_margin(left / 2).min(PANIC_MS))
-            };
-            hard = hard.min(share);
-        }
-        let hard = hard.max(1);
+        let turn_hard = with_margin(turn).max(1);
+        let (soft, hard) = match self.match_left() {
+            None => (turn_hard * 3 / 5, turn_hard),
+            Some(left) if left <= 0 => (PANIC_MS / 2, PANIC_MS),
+            Some(left) => {
+                let share = with_margin(left / MOVES_TO_GO);
+                let hard = turn_hard
+                    .min(share.saturating_mul(2))
+                    .min(with_margin(left / 4))
+                    .max(1);
+                (share.min(hard * 3 / 5), hard)
+            }
+        };
         let soft = if self.timeout_turn <= 0 {
             hard / 4
         } else {
-            hard * 2 / 5
+            soft
         };
         Budget {
-            soft: Duration::from_millis(soft as u64),
+            soft: Duration::from_millis(soft.max(0) as u64),
             hard: Duration::from_millis(hard as u64),
         }
     }
@@ -132,9 +141,15 @@ mod tests {
     fn match_time_caps_the_turn() {
         let b = tc(30_000, 180_000, Some(1500));
         assert!(b.hard < Duration::from_millis(500), "{b:?}");
+        // 180 s left: an even share is 10 s; at most twice that for a hard move.
         let b = tc(30_000, 180_000, Some(180_000));
-        assert!(b.hard < Duration::from_millis(10_000), "{b:?}");
-        assert!(b.hard > Duration::from_millis(5_000), "{b:?}");
+        assert!(b.soft < Duration::from_millis(10_000), "{b:?}");
+        assert!(b.soft > Duration::from_millis(5_000), "{b:?}");
+        assert!(b.hard <= Duration::from_millis(20_000), "{b:?}");
+        assert!(b.hard > b.soft, "{b:?}");
+        // 10 s + 0.1 s per move, early: a share of about half a second.
+        let b = tc(DEFAULT_TURN_MS, 10_000, Some(10_000));
+        assert!(b.hard <= Duration::from_millis(1_200), "{b:?}");
     }
 
     #[test]

@@ -235,25 +235,20 @@ fn makes_four(board: &Board, pos: Pos) -> bool {
 /// plain fours by potential), ties by square.
 fn four_moves(board: &Board) -> Vec<Pos> {
     let me = board.side_to_move();
-    let count = board.threat_count(me, Threat::Four)
-        + board.threat_count(me, Threat::FourThree)
-        + board.threat_count(me, Threat::FlexFour);
-    let mut moves: Vec<(i32, Pos)> = Vec::with_capacity(count + 4);
-    for p in board.squares() {
-        if !board.is_empty(p) {
-            continue;
-        }
-        let rank = match board.threat(p, me) {
-            Threat::FlexFour => 3,
-            Threat::FourThree => 2,
-            Threat::Four => 1,
-            // A forbidden or double-three class may still hide a four (renju black, or a four
-            // that also makes two threes): decided by the patterns.
-            Threat::Forbidden | Threat::ThreeThree if makes_four(board, p) => 0,
-            _ => continue,
-        };
-        moves.push((rank * 1_000_000 + board.cell_info(p, me).value, p));
-    }
+    let mut moves: Vec<(i32, Pos)> = board
+        .four_cells(me)
+        .map(|p| {
+            let rank = match board.threat(p, me) {
+                Threat::FlexFour => 3,
+                Threat::FourThree => 2,
+                Threat::Four => 1,
+                // A forbidden or double-three class with a four (renju black, or a four that
+                // also makes two threes).
+                _ => 0,
+            };
+            (rank * 1_000_000 + board.cell_info(p, me).value, p)
+        })
+        .collect();
     moves.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     moves.into_iter().map(|(_, p)| p).collect()
 }
