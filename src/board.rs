@@ -222,7 +222,7 @@ impl Board {
                 near: Vec::new(),
                 four: [[0; CELL_WORDS]; 2],
                 threat_count: [[0; Threat::COUNT]; 2],
-                value_sum: [0; 2],
+                value_sum: [[0; 2]; 2],
                 hash: 0,
                 stones: 0,
             },
@@ -363,9 +363,10 @@ impl Board {
         self.derived.threat_count[stone.index()][threat as usize] as usize
     }
 
-    /// Sum of cell values of `stone` over all empty cells.
+    /// Sums of `stone`'s evaluation weights over all empty cells: `[as the side to move, as the
+    /// opponent]` (see [`CellInfo::eval`]).
     #[inline]
-    pub fn value_sum(&self, stone: Stone) -> i32 {
+    pub fn eval_sums(&self, stone: Stone) -> [i32; 2] {
         self.derived.value_sum[stone.index()]
     }
 
@@ -618,12 +619,16 @@ impl Board {
 
     fn count(&mut self, c: Stone, info: CellInfo) {
         self.derived.threat_count[c.index()][info.threat as usize] += 1;
-        self.derived.value_sum[c.index()] += info.value;
+        let sums = &mut self.derived.value_sum[c.index()];
+        sums[0] += info.eval[0];
+        sums[1] += info.eval[1];
     }
 
     fn uncount(&mut self, c: Stone, info: CellInfo) {
         self.derived.threat_count[c.index()][info.threat as usize] -= 1;
-        self.derived.value_sum[c.index()] -= info.value;
+        let sums = &mut self.derived.value_sum[c.index()];
+        sums[0] -= info.eval[0];
+        sums[1] -= info.eval[1];
     }
 
     /// Rebuilds every derived field from the cells alone (no incremental steps).
@@ -743,8 +748,8 @@ struct Derived {
     four: [[u64; CELL_WORDS]; 2],
     /// Empty cells per colour and [`Threat`] class.
     threat_count: [[u16; Threat::COUNT]; 2],
-    /// Sum of [`CellInfo::value`] over empty cells, per colour.
-    value_sum: [i32; 2],
+    /// Sums of [`CellInfo::eval`] over empty cells, per colour.
+    value_sum: [[i32; 2]; 2],
     /// Zobrist key (stones, side to move, rule).
     hash: u64,
     /// Stones on the board.
@@ -759,7 +764,7 @@ impl Derived {
         let mut near = vec![0u8; NUM_CELLS];
         let mut four = [[0u64; CELL_WORDS]; 2];
         let mut threat_count = [[0u16; Threat::COUNT]; 2];
-        let mut value_sum = [0i32; 2];
+        let mut value_sum = [[0i32; 2]; 2];
         let mut hash = rule_key(board.rule());
         if board.side == Stone::White {
             hash ^= ZOBRIST_SIDE;
@@ -798,7 +803,8 @@ impl Derived {
                         let ci = board.table.combine(c, p);
                         info[i][c.index()] = ci;
                         threat_count[c.index()][ci.threat as usize] += 1;
-                        value_sum[c.index()] += ci.value;
+                        value_sum[c.index()][0] += ci.eval[0];
+                        value_sum[c.index()][1] += ci.eval[1];
                     }
                 }
                 code @ (1 | 2) => {
@@ -855,7 +861,7 @@ struct UndoFrame {
     /// [`Derived::threat_count`] before the stone.
     threat_count: [[u16; Threat::COUNT]; 2],
     /// [`Derived::value_sum`] before the stone.
-    value_sum: [i32; 2],
+    value_sum: [[i32; 2]; 2],
 }
 
 impl UndoLog {

@@ -1,22 +1,17 @@
 //! Static evaluation: integer, from the side to move's point of view.
 //!
-//! The board keeps, for each colour, the sum of the potential values of all empty cells
-//! ([`Board::value_sum`]; the per-pattern weights live in the rules module's tables). The side to
-//! move gets its own potential in full and the opponent's at a discount, because it moves first.
+//! The board keeps, for each colour, the sums of the evaluation weights of all empty cells
+//! ([`Board::eval_sums`]): each cell is weighed by its line patterns and threat class, once as
+//! the side to move would see it and once as the opponent's. The weights live in the rules
+//! module ([`crate::rules::EVAL_PATTERN`], [`crate::rules::EVAL_THREAT`]) and were fitted to
+//! game results (tests/tune.rs).
 
 use crate::{board::Board, search::Score};
-
-/// Weight of the side to move's potential, in sixteenths.
-pub const OWN_WEIGHT: Score = 18;
-/// Weight of the opponent's potential, in sixteenths.
-pub const OPPONENT_WEIGHT: Score = 14;
 
 /// The evaluation of `board` for the side to move.
 pub fn evaluate(board: &Board) -> Score {
     let me = board.side_to_move();
-    let own = board.value_sum(me);
-    let theirs = board.value_sum(me.opponent());
-    (own * OWN_WEIGHT - theirs * OPPONENT_WEIGHT) / 16
+    board.eval_sums(me)[0] - board.eval_sums(me.opponent())[1]
 }
 
 #[cfg(test)]

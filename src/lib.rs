@@ -18,6 +18,7 @@
 //! - [`board`]: padded board, incremental line patterns, threat counts, Zobrist key.
 //! - [`rules`]: every difference between freestyle, exact five, renju and caro.
 //! - [`movegen`], [`eval`], [`search`], [`tt`], [`time`]: the engine.
+//! - [`vcf`], [`vct`]: threat searches (continuous fours; fours and open threes) used at the root.
 //! - [`bench`]: the deterministic node-count signature.
 //! - [`arena`]: engine-vs-engine matches (`pbrain-wuzi match`).
 //! - [`compare`]: the classic search-algorithm table (`pbrain-wuzi compare`).
