@@ -1,9 +1,12 @@
-//! Transposition table: a fixed-size array of entries indexed by the Zobrist key.
+//! Transposition table: a fixed-size array of cache-line buckets indexed by the Zobrist key.
 //!
-//! Each entry is two `AtomicU64` words, `key ^ data` and `data`, written and read with relaxed
-//! ordering (the "lockless hashing" trick): a torn write from another thread makes the key check
-//! fail, so the table is safe to share between search threads without locks or `unsafe`.
-//! The size is a power of two chosen from the memory budget.
+//! A bucket is 64 bytes, aligned to a cache line, and holds [`BUCKET_ENTRIES`] entries; a probe
+//! or a store touches one line. Each entry is two `AtomicU64` words, `key ^ data` and `data`,
+//! written and read with relaxed ordering (the "lockless hashing" trick): a torn write from
+//! another thread makes the key check fail, so the table is safe to share between search threads
+//! without locks or `unsafe`. A store replaces the entry of the same position, else an empty
+//! one, else the entry worth least: shallow and from an older search (depth minus 4 per
+//! search of age). The number of buckets is a power of two chosen from the memory budget.
 //!
 //! Data word layout (bit 0 = least significant):
 //! ```text
@@ -46,41 +49,53 @@ const NO_MOVE: u64 = 0xFFFF;
 /// Bytes per entry.
 pub const ENTRY_BYTES: usize = 16;
 
+/// Entries per bucket (one 64-byte cache line).
+pub const BUCKET_ENTRIES: usize = 4;
+
+/// One cache line of entries.
+#[repr(align(64))]
+struct Bucket([[AtomicU64; 2]; BUCKET_ENTRIES]);
+
+impl Bucket {
+    fn empty() -> Bucket {
+        Bucket([(); BUCKET_ENTRIES].map(|_| [AtomicU64::new(0), AtomicU64::new(0)]))
+    }
+}
+
 /// The shared table.
 pub struct TranspositionTable {
-    slots: Vec<[AtomicU64; 2]>,
+    buckets: Vec<Bucket>,
     mask: usize,
     generation: AtomicU64,
 }
 
 impl TranspositionTable {
-    /// A table of at most `bytes` bytes (at least 1024 entries).
+    /// A table of at most `bytes` bytes (at least 256 buckets).
     pub fn new(bytes: usize) -> TranspositionTable {
-        let wanted = (bytes / ENTRY_BYTES).max(1024);
-        let mut entries = 1024usize;
-        while entries * 2 <= wanted {
-            entries *= 2;
+        let wanted = (bytes / (ENTRY_BYTES * BUCKET_ENTRIES)).max(256);
+        let mut count = 256usize;
+        while count * 2 <= wanted {
+            count *= 2;
         }
-        let slots = (0..entries)
-            .map(|_| [AtomicU64::new(0), AtomicU64::new(0)])
-            .collect();
         TranspositionTable {
-            slots,
-            mask: entries - 1,
+            buckets: (0..count).map(|_| Bucket::empty()).collect(),
+            mask: count - 1,
             generation: AtomicU64::new(0),
         }
     }
 
     /// Size in bytes.
     pub fn bytes(&self) -> usize {
-        self.slots.len() * ENTRY_BYTES
+        self.buckets.len() * ENTRY_BYTES * BUCKET_ENTRIES
     }
 
     /// Forgets everything.
     pub fn clear(&self) {
-        for slot in &self.slots {
-            slot[0].store(0, Ordering::Relaxed);
-            slot[1].store(0, Ordering::Relaxed);
+        for bucket in &self.buckets {
+            for slot in &bucket.0 {
+                slot[0].store(0, Ordering::Relaxed);
+                slot[1].store(0, Ordering::Relaxed);
+            }
         }
     }
 
@@ -93,44 +108,56 @@ impl TranspositionTable {
         self.generation.load(Ordering::Relaxed) & 63
     }
 
+    fn bucket(&self, key: u64) -> &Bucket {
+        // The low bits pick the bucket; the whole key is checked in the entry.
+        &self.buckets[key as usize & self.mask]
+    }
+
     /// The entry stored for `key`, if any.
     pub fn probe(&self, key: u64) -> Option<Entry> {
-        let slot = &self.slots[key as usize & self.mask];
-        let check = slot[0].load(Ordering::Relaxed);
-        let data = slot[1].load(Ordering::Relaxed);
-        if check ^ data != key || data == 0 {
-            return None;
-        }
-        let mv = data & 0xFFFF;
-        let bound = match (data >> 56) & 3 {
-            1 => Bound::Upper,
-            2 => Bound::Lower,
-            3 => Bound::Exact,
-            _ => return None,
-        };
-        Some(Entry {
-            best: if mv == NO_MOVE {
+        self.bucket(key).0.iter().find_map(|slot| {
+            let check = slot[0].load(Ordering::Relaxed);
+            let data = slot[1].load(Ordering::Relaxed);
+            if check ^ data != key || data == 0 {
                 None
             } else {
-                Some(Pos::from_index(mv as usize))
-            },
-            score: (data >> 16) as u32 as i32,
-            depth: ((data >> 48) as u8 as i8) as i32,
-            bound,
+                decode(data)
+            }
         })
     }
 
-    /// Stores an entry, replacing the slot's entry unless that one is from the current search,
-    /// for the same position or another, and deeper.
+    /// Stores an entry: over the entry of the same position (unless that one is from this
+    /// search and more than 2 plies deeper), else over an empty entry, else over the entry worth
+    /// least (depth minus 4 per search of age).
     pub fn store(&self, key: u64, best: Option<Pos>, score: Score, depth: i32, bound: Bound) {
-        let slot = &self.slots[key as usize & self.mask];
+        let bucket = self.bucket(key);
         let gen = self.generation();
-        let old_data = slot[1].load(Ordering::Relaxed);
-        let old_key = slot[0].load(Ordering::Relaxed) ^ old_data;
-        if old_data != 0 && (old_data >> 58) == gen {
-            let old_depth = ((old_data >> 48) as u8 as i8) as i32;
-            if old_depth > depth + 2 && old_key != key {
-                return;
+        let mut victim = 0;
+        let mut victim_worth = i64::MAX;
+        for (i, slot) in bucket.0.iter().enumerate() {
+            let data = slot[1].load(Ordering::Relaxed);
+            let old_key = slot[0].load(Ordering::Relaxed) ^ data;
+            if data == 0 {
+                if victim_worth > i64::MIN {
+                    victim = i;
+                    victim_worth = i64::MIN;
+                }
+                continue;
+            }
+            let old_depth = ((data >> 48) as u8 as i8) as i64;
+            let old_gen = data >> 58;
+            if old_key == key {
+                if old_gen == gen && old_depth > depth as i64 + 2 && bound != Bound::Exact {
+                    return;
+                }
+                victim = i;
+                break;
+            }
+            let age = (gen + 64 - old_gen) & 63;
+            let worth = old_depth - 4 * age as i64;
+            if worth < victim_worth {
+                victim = i;
+                victim_worth = worth;
             }
         }
         let mv = best.map_or(NO_MOVE, |p| p.index() as u64);
@@ -139,14 +166,40 @@ impl TranspositionTable {
             | ((depth.clamp(-128, 127) as i8 as u8 as u64) << 48)
             | ((bound as u64) << 56)
             | (gen << 58);
+        let slot = &bucket.0[victim];
         slot[0].store(key ^ data, Ordering::Relaxed);
         slot[1].store(data, Ordering::Relaxed);
     }
 }
 
+/// Decodes a data word (`None` for an invalid bound).
+fn decode(data: u64) -> Option<Entry> {
+    let mv = data & 0xFFFF;
+    let bound = match (data >> 56) & 3 {
+        1 => Bound::Upper,
+        2 => Bound::Lower,
+        3 => Bound::Exact,
+        _ => return None,
+    };
+    Some(Entry {
+        best: if mv == NO_MOVE {
+            None
+        } else {
+            Some(Pos::from_index(mv as usize))
+        },
+        score: (data >> 16) as u32 as i32,
+        depth: ((data >> 48) as u8 as i8) as i32,
+        bound,
+    })
+}
+
 impl std::fmt::Debug for TranspositionTable {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "TranspositionTable({} entries)", self.slots.len())
+        write!(
+            f,
+            "TranspositionTable({} entries)",
+            self.buckets.len() * BUCKET_ENTRIES
+        )
     }
 }
 
@@ -164,12 +217,38 @@ mod tests {
         assert_eq!(e.score, -12345);
         assert_eq!(e.depth, 7);
         assert_eq!(e.bound, Bound::Lower);
-        assert_eq!(tt.probe(key ^ 1 << 40), None, "other key, same slot");
+        assert_eq!(tt.probe(key ^ 1 << 40), None, "other key, same bucket");
         tt.store(key, None, 5, -2, Bound::Exact);
         let e = tt.probe(key).expect("stored");
         assert_eq!((e.best, e.score, e.depth), (None, 5, -2));
         tt.clear();
         assert_eq!(tt.probe(key), None);
+    }
+
+    #[test]
+    fn a_bucket_keeps_four_positions_and_replaces_the_least_worth() {
+        let tt = TranspositionTable::new(1 << 16);
+        // Five keys of one bucket (same low bits), depths 5, 1, 7, 3: all four kept.
+        let keys: Vec<u64> = (1..=5u64).map(|k| k << 40).collect();
+        for (k, d) in keys.iter().zip([5, 1, 7, 3]) {
+            tt.store(*k, None, d, d, Bound::Exact);
+        }
+        for k in &keys[..4] {
+            assert!(tt.probe(*k).is_some());
+        }
+        // A fifth position replaces the shallowest (depth 1).
+        tt.store(keys[4], None, 9, 2, Bound::Lower);
+        assert!(tt.probe(keys[1]).is_none());
+        for k in [keys[0], keys[2], keys[3], keys[4]] {
+            assert!(tt.probe(k).is_some());
+        }
+        // After a few searches, old deep entries give way to a new shallow one.
+        for _ in 0..3 {
+            tt.new_search();
+        }
+        tt.store(6 << 40, None, 0, 1, Bound::Upper);
+        assert!(tt.probe(6 << 40).is_some());
+        assert!(tt.probe(keys[4]).is_some() || tt.probe(keys[3]).is_some());
     }
 
     #[test]
