@@ -10,7 +10,7 @@
 
 use crate::{
     board::{Board, Pos, Stone},
-    rules::{self, Pattern, Threat},
+    rules::{self, Threat},
 };
 
 /// Why the move list has the shape it has.
@@ -72,12 +72,25 @@ pub fn is_legal(board: &mut Board, pos: Pos) -> bool {
     board.is_empty(pos) && board.on_board(pos) && !rules::is_forbidden_move(board, pos)
 }
 
-/// True if `stone` could make a four or better at `pos` in some direction.
-fn makes_four(board: &Board, pos: Pos, stone: Stone) -> bool {
-    (0..4).any(|d| {
-        board.pattern(pos, d, stone).is_four_or_five()
-            && board.pattern(pos, d, stone) != Pattern::F5
-    })
+/// True if `stone` would make a four or a five at `pos` in some direction (the move may still
+/// be forbidden).
+pub fn makes_four(board: &Board, pos: Pos, stone: Stone) -> bool {
+    (0..4).any(|d| board.pattern(pos, d, stone).is_four_or_five())
+}
+
+/// True if `stone` has a square that makes a straight four or a double four and that it may
+/// play (renju: black's forbidden squares excluded).
+pub fn has_legal_flex_four(board: &mut Board, stone: Stone) -> bool {
+    if board.threat_count(stone, Threat::FlexFour) == 0 {
+        return false;
+    }
+    if !board.rule().has_forbidden(stone) {
+        return true;
+    }
+    board
+        .cells_with(stone, Threat::FlexFour)
+        .into_iter()
+        .any(|p| !rules::is_forbidden(board, p))
 }
 
 /// Generates the moves of the side to move, ordered, with `first` (e.g. the hash move) in front

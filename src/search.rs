@@ -880,7 +880,7 @@ impl<'c, 'a> Worker<'c, 'a> {
         }
         let opp_fives = board.threat_count(opp, Threat::Five);
         if opp_fives == 0 {
-            if has_flex_four(board) {
+            if movegen::has_legal_flex_four(board, board.side_to_move()) {
                 return win_in(ply + 3);
             }
             if depth <= 0 {
@@ -1041,21 +1041,6 @@ fn stop_opponent_vcf(board: &mut Board, root: &[Pos], budget: u64) -> (Vec<Pos>,
         }
     }
     (kept, solver.nodes)
-}
-
-/// True if the side to move can make a straight four (or four-four) it is allowed to play.
-fn has_flex_four(board: &mut Board) -> bool {
-    let me = board.side_to_move();
-    if board.threat_count(me, Threat::FlexFour) == 0 {
-        return false;
-    }
-    if !board.rule().has_forbidden(me) {
-        return true;
-    }
-    board
-        .cells_with(me, Threat::FlexFour)
-        .into_iter()
-        .any(|p| movegen::is_legal(board, p))
 }
 
 /// Follows hash moves from `first` to build the principal variation.

@@ -12,6 +12,7 @@
 
 use crate::{
     board::{Board, Pos, DIRECTIONS},
+    movegen,
     rules::{self, Threat},
 };
 
@@ -159,7 +160,7 @@ impl VcfSolver {
             1 => board
                 .cells_with(opp, Threat::Five)
                 .into_iter()
-                .filter(|&p| makes_four(board, p))
+                .filter(|&p| movegen::makes_four(board, p, board.side_to_move()))
                 .collect(),
             _ => Vec::new(),
         };
@@ -223,12 +224,6 @@ impl VcfSolver {
         }
         won.map(|n| n + 1)
     }
-}
-
-/// True if the side to move makes a four (or better) at `pos` in some direction.
-fn makes_four(board: &Board, pos: Pos) -> bool {
-    let me = board.side_to_move();
-    (0..4).any(|d| board.pattern(pos, d, me).is_four_or_five())
 }
 
 /// The side to move's four-making squares, strongest first (straight fours, four-threes, then
@@ -295,7 +290,10 @@ mod tests {
         for (i, &mv) in line.iter().enumerate() {
             assert!(b.is_empty(mv), "move {i} on an occupied square");
             if i % 2 == 0 {
-                assert!(makes_four(b, mv), "attacker move {i} ({mv}) is not a four");
+                assert!(
+                    movegen::makes_four(b, mv, b.side_to_move()),
+                    "attacker move {i} ({mv}) is not a four"
+                );
             } else {
                 let fives = b.cells_with(attacker, Threat::Five);
                 assert!(

@@ -152,7 +152,11 @@ impl VctSolver {
                 Threat::Four => (1, false),
                 Threat::ThreeThree if depth > 0 => (2, true),
                 Threat::Three if depth > 0 => (0, true),
-                Threat::Forbidden | Threat::ThreeThree if makes_four(board, p) => (1, false),
+                Threat::Forbidden | Threat::ThreeThree
+                    if movegen::makes_four(board, p, board.side_to_move()) =>
+                {
+                    (1, false)
+                }
                 _ => continue,
             };
             moves.push((rank * 1_000_000 + board.cell_info(p, me).value, p, three));
@@ -190,7 +194,7 @@ impl VctSolver {
         if fives >= 2 {
             return Some(2);
         }
-        if fives == 0 && !has_legal_flex_four(board, attacker) {
+        if fives == 0 && !movegen::has_legal_flex_four(board, attacker) {
             // No standing threat: the defender gets a free move and the attack is over.
             return None;
         }
@@ -211,26 +215,6 @@ impl VctSolver {
         }
         Some(longest)
     }
-}
-
-/// True if the side to move makes a four (or better) at `pos` in some direction.
-fn makes_four(board: &Board, pos: Pos) -> bool {
-    let me = board.side_to_move();
-    (0..4).any(|d| board.pattern(pos, d, me).is_four_or_five())
-}
-
-/// True if `stone` has a square that makes a straight four or a double four it may play.
-fn has_legal_flex_four(board: &mut Board, stone: crate::board::Stone) -> bool {
-    if board.threat_count(stone, Threat::FlexFour) == 0 {
-        return false;
-    }
-    if !board.rule().has_forbidden(stone) {
-        return true;
-    }
-    board
-        .cells_with(stone, Threat::FlexFour)
-        .into_iter()
-        .any(|p| !rules::is_forbidden(board, p))
 }
 
 #[cfg(test)]

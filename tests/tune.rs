@@ -121,6 +121,21 @@ fn frozen(i: usize) -> bool {
     }
 }
 
+/// The engine's evaluation weights as one vector: own weights, then the opponent's (negated).
+fn current_weights() -> [f64; FEATURES] {
+    let n = Pattern::COUNT + Threat::COUNT;
+    let mut w = [0.0; FEATURES];
+    for i in 0..Pattern::COUNT {
+        w[i] = wuzi::rules::EVAL_PATTERN[0][i] as f64;
+        w[n + i] = -wuzi::rules::EVAL_PATTERN[1][i] as f64;
+    }
+    for i in 0..Threat::COUNT {
+        w[Pattern::COUNT + i] = wuzi::rules::EVAL_THREAT[0][i] as f64;
+        w[n + Pattern::COUNT + i] = -wuzi::rules::EVAL_THREAT[1][i] as f64;
+    }
+    w
+}
+
 fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
@@ -187,17 +202,8 @@ fn fit_evaluation_weights() {
     );
     assert!(!train.is_empty(), "no positions");
 
-    // The current evaluation: own weights, then the opponent's (negated).
     let n = Pattern::COUNT + Threat::COUNT;
-    let mut w = [0.0; FEATURES];
-    for i in 0..Pattern::COUNT {
-        w[i] = wuzi::rules::EVAL_PATTERN[0][i] as f64;
-        w[n + i] = -wuzi::rules::EVAL_PATTERN[1][i] as f64;
-    }
-    for i in 0..Threat::COUNT {
-        w[Pattern::COUNT + i] = wuzi::rules::EVAL_THREAT[0][i] as f64;
-        w[n + Pattern::COUNT + i] = -wuzi::rules::EVAL_THREAT[1][i] as f64;
-    }
+    let w = current_weights();
     // The current weights at their best overall scale (the scale itself is arbitrary).
     let mut best = (f64::MAX, 1.0);
     for k in 1..=80 {
@@ -280,16 +286,7 @@ fn fit_evaluation_weights() {
 /// with the current weights equal `eval::evaluate` on positions from a short game.
 #[test]
 fn features_reproduce_the_evaluation() {
-    let n = Pattern::COUNT + Threat::COUNT;
-    let mut w = [0.0; FEATURES];
-    for i in 0..Pattern::COUNT {
-        w[i] = wuzi::rules::EVAL_PATTERN[0][i] as f64;
-        w[n + i] = -wuzi::rules::EVAL_PATTERN[1][i] as f64;
-    }
-    for i in 0..Threat::COUNT {
-        w[Pattern::COUNT + i] = wuzi::rules::EVAL_THREAT[0][i] as f64;
-        w[n + Pattern::COUNT + i] = -wuzi::rules::EVAL_THREAT[1][i] as f64;
-    }
+    let w = current_weights();
     let table = Arc::new(PatternTable::new(Rule::Freestyle));
     let mut board = Board::new(15, 15, table).expect("15x15");
     let moves = [
