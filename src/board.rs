@@ -9,8 +9,8 @@
 //! of the five cells on either side (0 empty, 1 black, 2 white, 3 wall). A move changes the keys of
 //! the 40 cells within reach, and for exactly those cells the board looks up the new
 //! [`Pattern`]s in the rule's [`PatternTable`], folds them into a per-colour [`CellInfo`], and keeps
-//! per-colour counts of [`Threat`] classes, the sum of cell values over empty cells, and a bitset
-//! of the empty cells where each colour would make a four or five. Each move logs what it
+//! per-colour counts of [`Threat`] classes, the sums of cell evaluation weights over empty cells,
+//! and a bitset of the empty cells where each colour would make a four or five. Each move logs what it
 //! overwrote (old patterns, infos and counts), so `undo` restores it without table lookups;
 //! removing an older stone (TAKEBACK) runs the same update in reverse instead. The test module
 //! checks all of it against a full recompute after random make/undo sequences, under every rule.
@@ -222,7 +222,7 @@ impl Board {
                 near: Vec::new(),
                 four: [[0; CELL_WORDS]; 2],
                 threat_count: [[0; Threat::COUNT]; 2],
-                value_sum: [[0; 2]; 2],
+                eval_sum: [[0; 2]; 2],
                 hash: 0,
                 stones: 0,
             },
@@ -367,7 +367,7 @@ impl Board {
     /// opponent]` (see [`CellInfo::eval`]).
     #[inline]
     pub fn eval_sums(&self, stone: Stone) -> [i32; 2] {
-        self.derived.value_sum[stone.index()]
+        self.derived.eval_sum[stone.index()]
     }
 
     /// Empty cells where `stone` would make `threat`, in board order.
@@ -444,7 +444,7 @@ impl Board {
         self.undo.frames.push(UndoFrame {
             cells_start: self.undo.cells.len() as u32,
             threat_count: self.derived.threat_count,
-            value_sum: self.derived.value_sum,
+            eval_sum: self.derived.eval_sum,
         });
         for c in Stone::BOTH {
             let old = self.derived.info[i][c.index()];
@@ -604,7 +604,7 @@ impl Board {
         }
         self.undo.cells.truncate(cells_start);
         self.derived.threat_count = frame.threat_count;
-        self.derived.value_sum = frame.value_sum;
+        self.derived.eval_sum = frame.eval_sum;
     }
 
     /// Sets the four bits of cell `i` from `bits` (as [`four_bits`] returns them).
@@ -619,14 +619,14 @@ impl Board {
 
     fn count(&mut self, c: Stone, info: CellInfo) {
         self.derived.threat_count[c.index()][info.threat as usize] += 1;
-        let sums = &mut self.derived.value_sum[c.index()];
+        let sums = &mut self.derived.eval_sum[c.index()];
         sums[0] += info.eval[0];
         sums[1] += info.eval[1];
     }
 
     fn uncount(&mut self, c: Stone, info: CellInfo) {
         self.derived.threat_count[c.index()][info.threat as usize] -= 1;
-        let sums = &mut self.derived.value_sum[c.index()];
+        let sums = &mut self.derived.eval_sum[c.index()];
         sums[0] -= info.eval[0];
         sums[1] -= info.eval[1];
     }
@@ -749,7 +749,7 @@ struct Derived {
     /// Empty cells per colour and [`Threat`] class.
     threat_count: [[u16; Threat::COUNT]; 2],
     /// Sums of [`CellInfo::eval`] over empty cells, per colour.
-    value_sum: [[i32; 2]; 2],
+    eval_sum: [[i32; 2]; 2],
     /// Zobrist key (stones, side to move, rule).
     hash: u64,
     /// Stones on the board.
@@ -764,7 +764,7 @@ impl Derived {
         let mut near = vec![0u8; NUM_CELLS];
         let mut four = [[0u64; CELL_WORDS]; 2];
         let mut threat_count = [[0u16; Threat::COUNT]; 2];
-        let mut value_sum = [[0i32; 2]; 2];
+        let mut eval_sum = [[0i32; 2]; 2];
         let mut hash = rule_key(board.rule());
         if board.side == Stone::White {
             hash ^= ZOBRIST_SIDE;
@@ -803,8 +803,8 @@ impl Derived {
                         let ci = board.table.combine(c, p);
                         info[i][c.index()] = ci;
                         threat_count[c.index()][ci.threat as usize] += 1;
-                        value_sum[c.index()][0] += ci.eval[0];
-                        value_sum[c.index()][1] += ci.eval[1];
+                        eval_sum[c.index()][0] += ci.eval[0];
+                        eval_sum[c.index()][1] += ci.eval[1];
                     }
                 }
                 code @ (1 | 2) => {
@@ -833,7 +833,7 @@ impl Derived {
             near,
             four,
             threat_count,
-            value_sum,
+            eval_sum,
             hash,
             stones,
         }
@@ -860,8 +860,8 @@ struct UndoFrame {
     cells_start: u32,
     /// [`Derived::threat_count`] before the stone.
     threat_count: [[u16; Threat::COUNT]; 2],
-    /// [`Derived::value_sum`] before the stone.
-    value_sum: [[i32; 2]; 2],
+    /// [`Derived::eval_sum`] before the stone.
+    eval_sum: [[i32; 2]; 2],
 }
 
 impl UndoLog {
@@ -934,7 +934,7 @@ mod tests {
             full.threat_count, inc.threat_count,
             "threat counts {context}"
         );
-        assert_eq!(full.value_sum, inc.value_sum, "value sums {context}");
+        assert_eq!(full.eval_sum, inc.eval_sum, "value sums {context}");
         assert_eq!(full.hash, inc.hash, "hash {context}");
         assert_eq!(full.stones, inc.stones, "stone count {context}");
     }

@@ -375,13 +375,7 @@ impl<'a> Searcher<'a> {
             return result;
         }
 
-        let mut main = Worker {
-            ctx,
-            nodes: 0,
-            aborted: false,
-            cancel: Vec::new(),
-            heur: Heuristics::new(),
-        };
+        let mut main = Worker::new(ctx, Vec::new(), Heuristics::new());
         let mut scores: Vec<Score> = vec![-INFINITY; root.len()];
         let mut clock = TimeUse::default();
         for depth in 1..=ctx.limits.max_depth {
@@ -548,6 +542,17 @@ fn unpack(key: u64) -> (Score, usize) {
 }
 
 impl<'c, 'a> Worker<'c, 'a> {
+    /// A fresh worker under the given split cut-off flags, starting from these ordering tables.
+    fn new(ctx: &'c Context<'a>, cancel: Vec<&'c AtomicBool>, heur: Heuristics) -> Self {
+        Worker {
+            ctx,
+            nodes: 0,
+            aborted: false,
+            cancel,
+            heur,
+        }
+    }
+
     fn total_nodes(&mut self) -> u64 {
         self.flush();
         self.ctx.nodes.load(Ordering::Relaxed)
@@ -633,18 +638,7 @@ impl<'c, 'a> Worker<'c, 'a> {
         let heur = &self.heur;
         pool.install(|| {
             root[1..].par_iter().enumerate().for_each_init(
-                || {
-                    (
-                        template.clone(),
-                        Worker {
-                            ctx,
-                            nodes: 0,
-                            aborted: false,
-                            cancel: Vec::new(),
-                            heur: heur.clone(),
-                        },
-                    )
-                },
+                || (template.clone(), Worker::new(ctx, Vec::new(), heur.clone())),
                 |(local, worker), (k, &mv)| {
                     let i = k + 1;
                     worker.check_stop();
@@ -729,23 +723,11 @@ impl<'c, 'a> Worker<'c, 'a> {
                     let template: &Board = board;
                     let mut local = template.clone();
                     scope.spawn(move |_| {
-                        let mut worker = Worker {
-                            ctx,
-                            nodes: 0,
-                            aborted: false,
-                            cancel: cancel.clone(),
-                            heur: heur.clone(),
-                        };
+                        let mut worker = Worker::new(ctx, cancel.clone(), heur.clone());
                         split.run(&mut worker, &mut local);
                     });
                 }
-                let mut worker = Worker {
-                    ctx,
-                    nodes: 0,
-                    aborted: false,
-                    cancel: cancel.clone(),
-                    heur: heur.clone(),
-                };
+                let mut worker = Worker::new(ctx, cancel.clone(), heur.clone());
                 split.run(&mut worker, board);
             });
         });
