@@ -18,7 +18,9 @@
 //! Move ordering: hash move, then threat-first ordering from move generation plus two killer
 //! moves per ply and a history score. Late quiet moves (neither making nor stopping a three)
 //! are searched with a reduced depth first (late-move reductions) and, at shallow non-PV nodes,
-//! the latest of them not at all (move-count pruning).
+//! the latest of them not at all (move-count pruning). At shallow non-PV nodes where the
+//! opponent has no open three, a static evaluation far above beta is a cut-off (reverse
+//! futility pruning), and one far below alpha drops every quiet move (futility pruning).
 //!
 //! Time: iterations start until the planned (soft) time, stretched while the best move changes
 //! or the score falls and shortened when both are stable; the hard limit stops the search
@@ -170,6 +172,14 @@ const CHECK_INTERVAL: u64 = 1024;
 const LMP_MOVES: [usize; 4] = [0, 8, 14, 22];
 /// Late-move reductions start at this move index.
 const LMR_FIRST_MOVE: usize = 3;
+/// Deepest non-PV node where a static evaluation this far above beta (per ply of depth) is
+/// trusted as a cut-off (reverse futility pruning), unless the opponent has an open three.
+const RFP_DEPTH: i32 = 3;
+const RFP_MARGIN: Score = 250;
+/// Deepest non-PV node whose quiet moves are skipped when the static evaluation plus this
+/// margin (per ply of depth) cannot reach alpha (futility pruning).
+const FUTILITY_DEPTH: i32 = 2;
+const FUTILITY_MARGIN: Score = 300;
 /// Ordering bonus of the first and second killer move.
 const KILLER_BONUS: [i32; 2] = [3_000, 2_500];
 /// History scores are scaled down by this before they join the ordering score.
@@ -219,6 +229,17 @@ impl Heuristics {
         let h = &mut self.history[mv.index()][side];
         *h = (*h + depth * depth).min(1 << 24);
     }
+}
+
+/// Which quiet moves a node's plan drops.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum QuietPruning {
+    /// None (PV nodes).
+    None,
+    /// The late ones at shallow depth (move-count pruning).
+    Late,
+    /// All of them (futility pruning).
+    All,
 }
 
 /// One move of a node's plan: the square and the depth reduction to search it with first.
@@ -763,8 +784,9 @@ impl<'c, 'a> Worker<'c, 'a> {
 
     /// Orders the node's moves into a plan: late quiet moves get a reduction (late-move
     /// reductions), and at shallow non-PV nodes the latest quiet ones are dropped (move-count
-    /// pruning). A quiet move neither makes nor blocks a three or better, and is not the hash
-    /// move or a killer. Only ordinary nodes reduce or prune; defences and forced blocks never.
+    /// pruning), or all of them when the node is futile. A quiet move neither makes nor blocks
+    /// a three or better, and is not the hash move or a killer. Only ordinary nodes reduce or
+    /// prune; defences and forced blocks never.
     fn plan(
         &self,
         board: &Board,
@@ -772,7 +794,7 @@ impl<'c, 'a> Worker<'c, 'a> {
         hash_move: Option<Pos>,
         depth: i32,
         ply: i32,
-        pv_node: bool,
+        pruning: QuietPruning,
     ) -> Vec<Planned> {
         let me = board.side_to_move();
         let opp = me.opponent();
@@ -790,7 +812,12 @@ impl<'c, 'a> Worker<'c, 'a> {
                 continue;
             }
             quiet_seen += 1;
-            if !pv_node && (1..=3).contains(&depth) && i >= LMP_MOVES[depth as usize] {
+            let pruned = match pruning {
+                QuietPruning::None => false,
+                QuietPruning::Late => (1..=3).contains(&depth) && i >= LMP_MOVES[depth as usize],
+                QuietPruning::All => true,
+            };
+            if pruned {
                 continue;
             }
             let reduction = if depth >= 3 && i >= LMR_FIRST_MOVE {
@@ -892,6 +919,23 @@ impl<'c, 'a> Worker<'c, 'a> {
             }
         }
 
+        let pv_node = beta - alpha > 1;
+        let mut futile = None;
+        if !pv_node
+            && depth >= 1
+            && depth <= RFP_DEPTH.max(FUTILITY_DEPTH)
+            && opp_fives == 0
+            && board.threat_count(opp, Threat::FlexFour) == 0
+        {
+            let static_eval = eval::evaluate(board);
+            if depth <= RFP_DEPTH && static_eval - RFP_MARGIN * depth >= beta {
+                return static_eval;
+            }
+            if depth <= FUTILITY_DEPTH && static_eval + FUTILITY_MARGIN * depth <= alpha {
+                futile = Some(static_eval);
+            }
+        }
+
         let side = me.index();
         let heur = &self.heur;
         let list = movegen::generate_ordered(board, hash_move, &|p| heur.bonus(side, ply, p));
@@ -901,7 +945,18 @@ impl<'c, 'a> Worker<'c, 'a> {
             _ if list.moves.is_empty() => return eval::evaluate(board),
             _ => {}
         }
-        let plan = self.plan(board, &list, hash_move, depth, ply, beta - alpha > 1);
+        let pruning = if pv_node {
+            QuietPruning::None
+        } else if futile.is_some() {
+            QuietPruning::All
+        } else {
+            QuietPruning::Late
+        };
+        let plan = self.plan(board, &list, hash_move, depth, ply, pruning);
+        if plan.is_empty() {
+            // Every move was futile: the static evaluation stands (below alpha).
+            return futile.unwrap_or_else(|| eval::evaluate(board));
+        }
         // A forced block of a four is not a real choice: it costs no depth.
         let depth = if list.kind == MoveKind::ForcedBlock {
             depth + 1
