@@ -22,9 +22,9 @@
 //! opponent has no open three, a static evaluation far above beta is a cut-off (reverse
 //! futility pruning), and one far below alpha drops every quiet move (futility pruning).
 //!
-//! Time: iterations start until the planned (soft) time, stretched while the best move changes
-//! or the score falls and shortened when both are stable; the hard limit stops the search
-//! wherever it is.
+//! Time: iterations start until the planned (soft) time, if there is one, stretched while the
+//! best move changes or the score falls and shortened when both are stable; the hard limit
+//! stops the search wherever it is.
 
 use std::{
     sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering},
@@ -106,7 +106,7 @@ pub struct Limits {
     pub max_depth: i32,
     /// Stop after about this many nodes (0 = no limit).
     pub max_nodes: u64,
-    /// No new iteration starts after this.
+    /// No new iteration starts after this (planned time; `None`: iterate until `hard`).
     pub soft: Option<Instant>,
     /// The search stops here, wherever it is.
     pub hard: Option<Instant>,

@@ -540,7 +540,7 @@ impl<W: Write> Session<W> {
         let limits = Limits {
             max_depth: self.settings.max_depth,
             max_nodes: self.settings.max_nodes,
-            soft: Some(at + budget.soft),
+            soft: budget.soft.map(|soft| at + soft),
             hard: Some(at + budget.hard),
         };
         let shared = Arc::clone(&self.shared);

@@ -51,8 +51,9 @@ impl Default for TimeControl {
 /// How long the coming search may take, measured from the moment the request arrived.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budget {
-    /// Do not start a new iteration after this.
-    pub soft: Duration,
+    /// Planned time: do not start a new iteration after this (stretched or shortened by the
+    /// search's stability). `None`: no plan, search until the hard limit.
+    pub soft: Option<Duration>,
     /// Stop the search at this point.
     pub hard: Duration,
 }
@@ -70,11 +71,11 @@ impl TimeControl {
 
     /// The budget for the next move.
     ///
-    /// With a turn limit alone, time not used is lost: the planned (soft) time is three fifths
-    /// of the hard limit, and the search may stretch it up to the hard limit when the best
-    /// move is unstable. With a match clock, the planned time is an even share of what is left
-    /// ([`MOVES_TO_GO`] moves), and the hard limit is at most twice that and a quarter of the
-    /// clock, so one difficult move cannot starve the rest of the game.
+    /// With a turn limit alone, time not used is lost: there is no planned time, the search
+    /// goes on until the hard limit (an iteration cut short still searched the previous best
+    /// move first, so its result is used). With a match clock, the planned time is an even
+    /// share of what is left ([`MOVES_TO_GO`] moves), and the hard limit is at most twice that
+    /// and a quarter of the clock, so one difficult move cannot starve the rest of the game.
     pub fn budget(&self) -> Budget {
         let turn = if self.timeout_turn <= 0 {
             FAST_MS
@@ -83,24 +84,24 @@ impl TimeControl {
         };
         let turn_hard = with_margin(turn).max(1);
         let (soft, hard) = match self.match_left() {
-            None => (turn_hard * 3 / 5, turn_hard),
-            Some(left) if left <= 0 => (PANIC_MS / 2, PANIC_MS),
+            None => (None, turn_hard),
+            Some(left) if left <= 0 => (Some(PANIC_MS / 2), PANIC_MS),
             Some(left) => {
                 let share = with_margin(left / MOVES_TO_GO);
                 let hard = turn_hard
                     .min(share.saturating_mul(2))
                     .min(with_margin(left / 4))
                     .max(1);
-                (share.min(hard * 3 / 5), hard)
+                (Some(share.min(hard * 3 / 5)), hard)
             }
         };
         let soft = if self.timeout_turn <= 0 {
-            hard / 4
+            Some(hard / 4)
         } else {
             soft
         };
         Budget {
-            soft: Duration::from_millis(soft.max(0) as u64),
+            soft: soft.map(|ms| Duration::from_millis(ms.max(0) as u64)),
             hard: Duration::from_millis(hard as u64),
         }
     }
@@ -132,7 +133,8 @@ mod tests {
         let b = tc(1000, 0, None);
         assert!(b.hard <= Duration::from_millis(900), "{b:?}");
         assert!(b.hard >= Duration::from_millis(700), "{b:?}");
-        assert!(b.soft < b.hard);
+        // No plan: a turn limit alone is used up to the hard limit.
+        assert_eq!(b.soft, None);
         let b = tc(5000, 120_000, Some(120_000));
         assert!(b.hard <= Duration::from_millis(5000 * 9 / 10));
     }
@@ -143,10 +145,11 @@ mod tests {
         assert!(b.hard < Duration::from_millis(500), "{b:?}");
         // 180 s left: an even share is 10 s; at most twice that for a hard move.
         let b = tc(30_000, 180_000, Some(180_000));
-        assert!(b.soft < Duration::from_millis(10_000), "{b:?}");
-        assert!(b.soft > Duration::from_millis(5_000), "{b:?}");
+        let soft = b.soft.expect("a match clock plans its time");
+        assert!(soft < Duration::from_millis(10_000), "{b:?}");
+        assert!(soft > Duration::from_millis(5_000), "{b:?}");
         assert!(b.hard <= Duration::from_millis(20_000), "{b:?}");
-        assert!(b.hard > b.soft, "{b:?}");
+        assert!(b.hard > soft, "{b:?}");
         // 10 s + 0.1 s per move, early: a share of about half a second.
         let b = tc(DEFAULT_TURN_MS, 10_000, Some(10_000));
         assert!(b.hard <= Duration::from_millis(1_200), "{b:?}");
