@@ -10,7 +10,8 @@
 //! the 40 cells within reach, and for exactly those cells the board looks up the new
 //! [`Pattern`]s in the rule's [`PatternTable`], folds them into a per-colour [`CellInfo`], and keeps
 //! per-colour counts of [`Threat`] classes, the sums of cell evaluation weights over empty cells,
-//! and a bitset of the empty cells where each colour would make a four or five. Each move logs what it
+//! a bitset of the empty cells where each colour would make a four or five, and the set of empty
+//! squares within two cells of a stone (move generation's candidates). Each move logs what it
 //! overwrote (old patterns, infos and counts), so `undo` restores it without table lookups;
 //! removing an older stone (TAKEBACK) runs the same update in reverse instead. The test module
 //! checks all of it against a full recompute after random make/undo sequences, under every rule.
@@ -37,7 +38,7 @@ const CELL_WORDS: usize = (NUM_CELLS + 63) / 64;
 /// in each direction.
 const TOUCHED: usize = 2 * HALF_WINDOW * DIRECTIONS.len();
 
-// A packed pattern byte makes a four or five exactly when its bit 3 is set (see `four_bits`).
+// A pattern nibble makes a four or five exactly when its bit 3 is set (see `four_bits`).
 const _: () = assert!(
     Pattern::B4 as u8 == 8
         && Pattern::DoubleB4 as u8 == 9
@@ -49,9 +50,109 @@ const _: () = assert!(
 /// Bit 0: black would make a four or five in some direction of a cell with these packed
 /// patterns; bit 1: white would.
 #[inline]
-fn four_bits(pats: [u16; 4]) -> u64 {
+fn four_bits(pats: [u8; 4]) -> u64 {
     let any = pats[0] | pats[1] | pats[2] | pats[3];
-    ((any >> 3) & 1) as u64 | ((any >> 10) & 2) as u64
+    ((any >> 3) & 1) as u64 | ((any >> 6) & 2) as u64
+}
+
+/// `stone`'s four pattern codes out of a cell's packed patterns (black low nibble, white high).
+#[inline]
+fn patterns_of(pats: [u8; 4], stone: Stone) -> [u8; 4] {
+    let shift = 4 * stone.index();
+    pats.map(|p| (p >> shift) & 0xF)
+}
+
+/// A set of cells of the padded array: one bit per [`Pos::index`]. Iteration is in index order,
+/// which is board order (row by row).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct CellSet([u64; CELL_WORDS]);
+
+impl CellSet {
+    /// The set holding only `pos`.
+    pub fn single(pos: Pos) -> CellSet {
+        let mut set = CellSet::default();
+        set.assign(pos.index(), true);
+        set
+    }
+
+    /// True if `pos` is in the set.
+    #[inline]
+    pub fn contains(&self, pos: Pos) -> bool {
+        let i = pos.index();
+        (self.0[i / 64] >> (i % 64)) & 1 != 0
+    }
+
+    /// Number of cells in the set.
+    pub fn len(&self) -> usize {
+        self.0.iter().map(|w| w.count_ones() as usize).sum()
+    }
+
+    /// True if the set has no cell.
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().all(|&w| w == 0)
+    }
+
+    /// The cells in either set.
+    pub fn union(mut self, other: CellSet) -> CellSet {
+        for (w, o) in self.0.iter_mut().zip(other.0) {
+            *w |= o;
+        }
+        self
+    }
+
+    /// The cells, in index (board) order.
+    pub fn iter(&self) -> CellSetIter<'_> {
+        CellSetIter {
+            words: &self.0,
+            word: 0,
+            bits: self.0[0],
+        }
+    }
+
+    /// Sets the `len` (< 64) cells from index `start` on to the low `len` bits of `bits`.
+    #[inline]
+    fn assign_run(&mut self, start: usize, len: usize, bits: u64) {
+        let (w, b) = (start / 64, start % 64);
+        let full = (1u64 << len) - 1;
+        self.0[w] = (self.0[w] & !(full << b)) | (bits << b);
+        if b + len > 64 {
+            let spill = 64 - b;
+            self.0[w + 1] = (self.0[w + 1] & !(full >> spill)) | (bits >> spill);
+        }
+    }
+
+    /// Puts cell index `i` in the set (`on`) or takes it out.
+    #[inline]
+    fn assign(&mut self, i: usize, on: bool) {
+        let (w, b) = (i / 64, i % 64);
+        self.0[w] = (self.0[w] & !(1 << b)) | (u64::from(on) << b);
+    }
+}
+
+/// Iterator over a [`CellSet`], in index order.
+#[derive(Clone, Debug)]
+pub struct CellSetIter<'a> {
+    words: &'a [u64; CELL_WORDS],
+    word: usize,
+    bits: u64,
+}
+
+impl Iterator for CellSetIter<'_> {
+    type Item = Pos;
+
+    #[inline]
+    fn next(&mut self) -> Option<Pos> {
+        while self.bits == 0 {
+            self.word += 1;
+            if self.word >= CELL_WORDS {
+                return None;
+            }
+            self.bits = self.words[self.word];
+        }
+        let bit = self.bits.trailing_zeros() as usize;
+        self.bits &= self.bits - 1;
+        Some(Pos::from_index(64 * self.word + bit))
+    }
 }
 
 /// A cell of the padded array. Only positions returned by [`Board::pos`] (or derived from one
@@ -220,7 +321,8 @@ impl Board {
                 pats: Vec::new(),
                 info: vec![[CellInfo::default(); 2]; NUM_CELLS],
                 near: Vec::new(),
-                four: [[0; CELL_WORDS]; 2],
+                four: [CellSet::default(); 2],
+                candidates: CellSet::default(),
                 threat_count: [[0; Threat::COUNT]; 2],
                 eval_sum: [[0; 2]; 2],
                 hash: 0,
@@ -342,7 +444,7 @@ impl Board {
 
     #[inline]
     fn pattern_code(&self, pos: Pos, dir: usize, stone: Stone) -> u8 {
-        (self.derived.pats[pos.index()][dir] >> (8 * stone.index())) as u8
+        (self.derived.pats[pos.index()][dir] >> (4 * stone.index())) & 0xF
     }
 
     /// The combined class and value of `pos` for `stone` (meaningful for empty cells).
@@ -393,25 +495,26 @@ impl Board {
     /// Empty cells where `stone` would make a four or a five in at least one direction (some
     /// [`Board::pattern`] is [`Pattern::is_four_or_five`]), in board order. Under renju this
     /// includes black's forbidden double-fours.
-    pub fn four_cells(&self, stone: Stone) -> impl Iterator<Item = Pos> + '_ {
-        let words = &self.derived.four[stone.index()];
-        words.iter().enumerate().flat_map(|(w, &word)| {
-            let mut bits = word;
-            std::iter::from_fn(move || {
-                if bits == 0 {
-                    return None;
-                }
-                let bit = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                Some(Pos::from_index(64 * w + bit))
-            })
-        })
+    pub fn four_cells(&self, stone: Stone) -> CellSetIter<'_> {
+        self.derived.four[stone.index()].iter()
+    }
+
+    /// The cells of [`Board::four_cells`] as a set.
+    #[inline]
+    pub fn four_cell_set(&self, stone: Stone) -> &CellSet {
+        &self.derived.four[stone.index()]
     }
 
     /// Number of cells [`Board::four_cells`] yields.
     pub fn four_cell_count(&self, stone: Stone) -> usize {
-        let words = &self.derived.four[stone.index()];
-        words.iter().map(|w| w.count_ones() as usize).sum()
+        self.derived.four[stone.index()].len()
+    }
+
+    /// Empty playing squares with a stone within the 5×5 square around them ([`Board::near`]
+    /// > 0): move generation's candidate area.
+    #[inline]
+    pub fn candidates(&self) -> &CellSet {
+        &self.derived.candidates
     }
 
     /// True if `stone` played at the empty square `pos` would win (a five under the rule).
@@ -485,7 +588,7 @@ impl Board {
             }
             self.update_lines(pos, 0);
             for c in Stone::BOTH {
-                let pats = self.derived.pats[i].map(|p| (p >> (8 * c.index())) as u8);
+                let pats = patterns_of(self.derived.pats[i], c);
                 let info = self.table.combine(c, pats);
                 self.derived.info[i][c.index()] = info;
                 self.count(c, info);
@@ -506,59 +609,83 @@ impl Board {
         self.undo.clear();
     }
 
+    /// Adds `delta` to the near counts of the 5×5 square around `pos` and refreshes its
+    /// candidate bits (call after `pos`'s cell has its new content).
     fn adjust_near(&mut self, pos: Pos, delta: i8) {
-        let base = pos.index() as isize;
-        for dy in -2isize..=2 {
-            for dx in -2isize..=2 {
-                let j = (base + dy * STRIDE as isize + dx) as usize;
-                self.derived.near[j] = (self.derived.near[j] as i8 + delta) as u8;
+        let corner = pos.index() - 2 * STRIDE - 2;
+        for row in 0..5 {
+            let start = corner + row * STRIDE;
+            let near = &mut self.derived.near[start..start + 5];
+            let cells = &self.cells[start..start + 5];
+            let mut candidates = 0u64;
+            for (k, (n, &code)) in near.iter_mut().zip(cells).enumerate() {
+                *n = n.wrapping_add(delta as u8);
+                candidates |= u64::from(*n > 0 && code == CODE_EMPTY) << k;
             }
+            self.derived.candidates.assign_run(start, 5, candidates);
         }
     }
 
     /// Writes `code` into the line keys of the cells around `pos` and refreshes their patterns,
     /// logging the old patterns and infos in the undo log.
+    ///
+    /// Two passes over the same [`TOUCHED`] (cell, direction) pairs: first all keys and their
+    /// table lookups (independent loads from a table too big for the nearest caches, so they
+    /// overlap), then the pattern changes and cell refreshes. Each cell lies on one of the pairs
+    /// only, so the passes give the same state and undo log as one pass would.
     fn update_lines(&mut self, pos: Pos, code: u32) {
         let base = pos.index() as isize;
+        let mut touched = [(0usize, 0usize); TOUCHED];
+        let mut packed = [0u8; TOUCHED];
+        let mut n = 0;
         for (d, &step) in DIRECTIONS.iter().enumerate() {
             for k in 1..=HALF_WINDOW {
                 // `pos` seen from the cell k steps before it sits at offset +k (slot k + 4);
                 // seen from the cell k steps after it, at offset −k (slot 5 − k).
                 let before = (base - step * k as isize) as usize;
                 let after = (base + step * k as isize) as usize;
-                self.set_slot(before, d, HALF_WINDOW - 1 + k, code);
-                self.set_slot(after, d, HALF_WINDOW - k, code);
+                touched[n] = (before, d);
+                packed[n] = self.set_key_slot(before, d, HALF_WINDOW - 1 + k, code);
+                touched[n + 1] = (after, d);
+                packed[n + 1] = self.set_key_slot(after, d, HALF_WINDOW - k, code);
+                n += 2;
             }
         }
+        let mut old_pats = [0u8; TOUCHED];
+        for ((&(i, d), &new), old_slot) in touched.iter().zip(&packed).zip(&mut old_pats) {
+            let old = self.derived.pats[i][d];
+            *old_slot = old;
+            if old != new {
+                self.derived.pats[i][d] = new;
+                if self.cells[i] == CODE_EMPTY {
+                    self.refresh_cell(i, old ^ new);
+                }
+            }
+        }
+        self.undo.pats.extend_from_slice(&old_pats);
     }
 
+    /// Writes `code` into slot `slot` of cell `i`'s line key in direction `d`; returns the
+    /// packed patterns of the new key.
     #[inline(always)]
-    fn set_slot(&mut self, i: usize, d: usize, slot: usize, code: u32) {
+    fn set_key_slot(&mut self, i: usize, d: usize, slot: usize, code: u32) -> u8 {
         let shift = 2 * slot as u32;
         let key = (self.derived.keys[i][d] & !(3 << shift)) | (code << shift);
         self.derived.keys[i][d] = key;
-        let packed = self.table.lookup(key);
-        let old = self.derived.pats[i][d];
-        self.undo.pats.push(old);
-        if old != packed {
-            self.derived.pats[i][d] = packed;
-            if self.cells[i] == CODE_EMPTY {
-                self.refresh_cell(i, old ^ packed);
-            }
-        }
+        self.table.lookup(key)
     }
 
     /// Recomputes the combined info of the empty cell `i` and its counts and four bits, after
-    /// one of its patterns changed by the bits in `changed` (only the colours whose byte changed
+    /// one of its patterns changed by the bits in `changed` (only the colours whose nibble changed
     /// are combined again).
-    fn refresh_cell(&mut self, i: usize, changed: u16) {
+    fn refresh_cell(&mut self, i: usize, changed: u8) {
         let old_info = self.derived.info[i];
         self.undo.cells.push((i as u16, old_info));
         for c in Stone::BOTH {
-            if (changed >> (8 * c.index())) & 0xFF == 0 {
+            if (changed >> (4 * c.index())) & 0xF == 0 {
                 continue;
             }
-            let pats = self.derived.pats[i].map(|p| (p >> (8 * c.index())) as u8);
+            let pats = patterns_of(self.derived.pats[i], c);
             let new = self.table.combine(c, pats);
             let old = old_info[c.index()];
             if new != old {
@@ -610,25 +737,22 @@ impl Board {
     /// Sets the four bits of cell `i` from `bits` (as [`four_bits`] returns them).
     #[inline]
     fn set_four_bits(&mut self, i: usize, bits: u64) {
-        let (w, b) = (i / 64, i % 64);
-        for c in 0..2 {
-            let word = &mut self.derived.four[c][w];
-            *word = (*word & !(1 << b)) | (((bits >> c) & 1) << b);
-        }
+        self.derived.four[0].assign(i, bits & 1 != 0);
+        self.derived.four[1].assign(i, bits & 2 != 0);
     }
 
     fn count(&mut self, c: Stone, info: CellInfo) {
         self.derived.threat_count[c.index()][info.threat as usize] += 1;
         let sums = &mut self.derived.eval_sum[c.index()];
-        sums[0] += info.eval[0];
-        sums[1] += info.eval[1];
+        sums[0] += i32::from(info.eval[0]);
+        sums[1] += i32::from(info.eval[1]);
     }
 
     fn uncount(&mut self, c: Stone, info: CellInfo) {
         self.derived.threat_count[c.index()][info.threat as usize] -= 1;
         let sums = &mut self.derived.eval_sum[c.index()];
-        sums[0] -= info.eval[0];
-        sums[1] -= info.eval[1];
+        sums[0] -= i32::from(info.eval[0]);
+        sums[1] -= i32::from(info.eval[1]);
     }
 
     /// Rebuilds every derived field from the cells alone (no incremental steps).
@@ -737,15 +861,17 @@ impl fmt::Debug for Board {
 struct Derived {
     /// Line keys per cell and direction.
     keys: Vec<[u32; 4]>,
-    /// Packed patterns (black low byte, white high byte) per cell and direction.
-    pats: Vec<[u16; 4]>,
+    /// Packed patterns (black low nibble, white high nibble) per cell and direction.
+    pats: Vec<[u8; 4]>,
     /// Combined info per cell and colour; only counted for empty cells.
     info: Vec<[CellInfo; 2]>,
     /// Stones within the 5×5 square around each cell (candidate area).
     near: Vec<u8>,
-    /// Per colour, a bitset over cell indices of the empty cells where that colour would make
-    /// a four or a five in some direction.
-    four: [[u64; CELL_WORDS]; 2],
+    /// Per colour, the empty cells where that colour would make a four or a five in some
+    /// direction.
+    four: [CellSet; 2],
+    /// Empty playing squares with `near > 0`.
+    candidates: CellSet,
     /// Empty cells per colour and [`Threat`] class.
     threat_count: [[u16; Threat::COUNT]; 2],
     /// Sums of [`CellInfo::eval`] over empty cells, per colour.
@@ -759,10 +885,10 @@ struct Derived {
 impl Derived {
     fn compute(board: &Board) -> Derived {
         let mut keys = vec![[0u32; 4]; NUM_CELLS];
-        let mut pats = vec![[0u16; 4]; NUM_CELLS];
+        let mut pats = vec![[0u8; 4]; NUM_CELLS];
         let mut info = vec![[CellInfo::default(); 2]; NUM_CELLS];
         let mut near = vec![0u8; NUM_CELLS];
-        let mut four = [[0u64; CELL_WORDS]; 2];
+        let mut four = [CellSet::default(); 2];
         let mut threat_count = [[0u16; Threat::COUNT]; 2];
         let mut eval_sum = [[0i32; 2]; 2];
         let mut hash = rule_key(board.rule());
@@ -795,16 +921,15 @@ impl Derived {
             match board.cells[i] {
                 CODE_EMPTY => {
                     let bits = four_bits(pats[i]);
-                    for (c, words) in four.iter_mut().enumerate() {
-                        words[i / 64] |= ((bits >> c) & 1) << (i % 64);
-                    }
+                    four[0].assign(i, bits & 1 != 0);
+                    four[1].assign(i, bits & 2 != 0);
                     for c in Stone::BOTH {
-                        let p = pats[i].map(|p| (p >> (8 * c.index())) as u8);
+                        let p = patterns_of(pats[i], c);
                         let ci = board.table.combine(c, p);
                         info[i][c.index()] = ci;
                         threat_count[c.index()][ci.threat as usize] += 1;
-                        eval_sum[c.index()][0] += ci.eval[0];
-                        eval_sum[c.index()][1] += ci.eval[1];
+                        eval_sum[c.index()][0] += i32::from(ci.eval[0]);
+                        eval_sum[c.index()][1] += i32::from(ci.eval[1]);
                     }
                 }
                 code @ (1 | 2) => {
@@ -821,9 +946,13 @@ impl Derived {
         }
         // Occupied cells keep the info they had when they were last empty; only empty cells
         // are compared.
+        let mut candidates = CellSet::default();
         for pos in board.squares() {
-            if board.cells[pos.index()] != CODE_EMPTY {
-                info[pos.index()] = board.derived.info[pos.index()];
+            let i = pos.index();
+            if board.cells[i] != CODE_EMPTY {
+                info[i] = board.derived.info[i];
+            } else if near[i] > 0 {
+                candidates.assign(i, true);
             }
         }
         Derived {
@@ -832,6 +961,7 @@ impl Derived {
             info,
             near,
             four,
+            candidates,
             threat_count,
             eval_sum,
             hash,
@@ -848,7 +978,7 @@ struct UndoLog {
     frames: Vec<UndoFrame>,
     /// The old packed patterns of the [`TOUCHED`] (cell, direction) pairs of each logged
     /// stone, in the order `update_lines` visits them.
-    pats: Vec<u16>,
+    pats: Vec<u8>,
     /// The old info of each empty cell whose patterns a logged stone changed.
     cells: Vec<(u16, [CellInfo; 2])>,
 }
@@ -908,6 +1038,20 @@ mod tests {
             full.four == inc.four,
             "four bitsets differ {context}\n{board:?}"
         );
+        assert!(
+            full.candidates == inc.candidates,
+            "candidate sets differ {context}\n{board:?}"
+        );
+        let near: Vec<Pos> = board
+            .squares()
+            .filter(|&p| board.is_empty(p) && board.near(p) > 0)
+            .collect();
+        assert_eq!(
+            board.candidates().iter().collect::<Vec<_>>(),
+            near,
+            "{context}"
+        );
+        assert_eq!(board.candidates().len(), near.len(), "{context}");
         for c in Stone::BOTH {
             let fours: Vec<Pos> = board
                 .squares()

@@ -9,7 +9,7 @@
 //! algorithm.
 
 use crate::{
-    board::{Board, Pos, Stone},
+    board::{Board, CellSet, Pos, Stone},
     rules::{self, Threat},
 };
 
@@ -64,7 +64,10 @@ pub fn order_score(board: &Board, pos: Pos) -> i32 {
             _ => 0,
         }
     };
-    2 * own.value + theirs.value + bonus(own.threat, true) + bonus(theirs.threat, false)
+    2 * i32::from(own.value)
+        + i32::from(theirs.value)
+        + bonus(own.threat, true)
+        + bonus(theirs.threat, false)
 }
 
 /// True if the side to move may play `pos` (renju: black's forbidden squares excluded).
@@ -129,48 +132,58 @@ pub fn generate_ordered(
             moves,
         };
     }
-    let (kind, mut moves) = if board.threat_count(opp, Threat::FlexFour) > 0 {
-        let squares: Vec<Pos> = board
-            .squares()
-            .filter(|&p| {
-                board.is_empty(p) && (makes_four(board, p, opp) || makes_four(board, p, me))
-            })
-            .collect();
+    let (kind, squares) = if board.threat_count(opp, Threat::FlexFour) > 0 {
+        // The squares where either side makes a four or a five (`makes_four`).
+        let squares = board.four_cell_set(opp).union(*board.four_cell_set(me));
         (MoveKind::Defend, squares)
     } else {
-        let squares: Vec<Pos> = if board.stone_count() == 0 {
-            let centre = Pos::from_xy(board.width() / 2, board.height() / 2);
-            vec![centre]
+        let squares = if board.stone_count() == 0 {
+            CellSet::single(Pos::from_xy(board.width() / 2, board.height() / 2))
         } else {
-            board
-                .squares()
-                .filter(|&p| board.is_empty(p) && board.near(p) > 0)
-                .collect()
+            *board.candidates()
         };
         (MoveKind::Normal, squares)
     };
-    if board.rule().has_forbidden(me) {
-        moves.retain(|&p| match board.threat(p, me) {
-            Threat::Forbidden => false,
-            _ => !board.cell_info(p, me).needs_forbid_check || !rules::is_forbidden(board, p),
-        });
-    }
-    let mut keyed: Vec<(i32, Pos)> = moves
-        .into_iter()
-        .map(|p| {
-            let key = if Some(p) == first {
-                i32::MAX
-            } else {
-                order_score(board, p) + bonus(p)
+    let check_forbidden = board.rule().has_forbidden(me);
+    // One u64 per move sorts as (score descending, square ascending): the score, flipped so that
+    // a higher score is a smaller number, above the square index.
+    let mut keyed: Vec<u64> = Vec::with_capacity(squares.len());
+    for p in squares.iter() {
+        if check_forbidden {
+            let forbidden = match board.threat(p, me) {
+                Threat::Forbidden => true,
+                _ => board.cell_info(p, me).needs_forbid_check && rules::is_forbidden(board, p),
             };
-            (key, p)
-        })
-        .collect();
-    keyed.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+            if forbidden {
+                continue;
+            }
+        }
+        let score = if Some(p) == first {
+            i32::MAX
+        } else {
+            order_score(board, p) + bonus(p)
+        };
+        keyed.push(sort_key(score, p));
+    }
+    keyed.sort_unstable();
     MoveList {
         kind,
-        moves: keyed.into_iter().map(|(_, p)| p).collect(),
+        moves: keyed.iter().map(|&k| key_pos(k)).collect(),
     }
+}
+
+/// The sort key of a move with ordering score `score`: ascending keys are descending scores,
+/// ties by ascending square.
+#[inline]
+fn sort_key(score: i32, pos: Pos) -> u64 {
+    let descending = !((score as u32) ^ 0x8000_0000);
+    (u64::from(descending) << 32) | pos.index() as u64
+}
+
+/// The square of a [`sort_key`].
+#[inline]
+fn key_pos(key: u64) -> Pos {
+    Pos::from_index((key & 0xFFFF_FFFF) as usize)
 }
 
 fn legal_subset(board: &mut Board, squares: Vec<Pos>) -> Vec<Pos> {
@@ -257,6 +270,22 @@ mod tests {
             );
         }
         assert!(!list.moves.contains(&Pos::from_xy(4, 7)));
+    }
+
+    #[test]
+    fn sort_keys_order_by_score_descending_then_square() {
+        let (a, b) = (Pos::from_xy(3, 4), Pos::from_xy(5, 4));
+        let mut keys = [
+            sort_key(-7, a),
+            sort_key(12, b),
+            sort_key(i32::MAX, b),
+            sort_key(12, a),
+            sort_key(i32::MIN, a),
+            sort_key(0, b),
+        ];
+        keys.sort_unstable();
+        let decoded: Vec<Pos> = keys.iter().map(|&k| key_pos(k)).collect();
+        assert_eq!(decoded, vec![b, a, b, b, a, a]);
     }
 
     #[test]

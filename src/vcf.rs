@@ -241,7 +241,8 @@ fn four_moves(board: &Board) -> Vec<Pos> {
                 // also makes two threes).
                 _ => 0,
             };
-            (rank * 1_000_000 + board.cell_info(p, me).value, p)
+            let value = i32::from(board.cell_info(p, me).value);
+            (rank * 1_000_000 + value, p)
         })
         .collect();
     moves.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));

@@ -159,7 +159,8 @@ impl VctSolver {
                 }
                 _ => continue,
             };
-            moves.push((rank * 1_000_000 + board.cell_info(p, me).value, p, three));
+            let value = i32::from(board.cell_info(p, me).value);
+            moves.push((rank * 1_000_000 + value, p, three));
         }
         moves.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
         for (_, mv, three) in moves {
