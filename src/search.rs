@@ -174,7 +174,7 @@ const LMP_MOVES: [usize; 4] = [0, 8, 14, 22];
 const LMR_FIRST_MOVE: usize = 3;
 /// Deepest non-PV node where a static evaluation this far above beta (per ply of depth) is
 /// trusted as a cut-off (reverse futility pruning), unless the opponent has an open three.
-const RFP_DEPTH: i32 = 3;
+const RFP_DEPTH: i32 = 6;
 const RFP_MARGIN: Score = 250;
 /// Deepest non-PV node whose quiet moves are skipped when the static evaluation plus this
 /// margin (per ply of depth) cannot reach alpha (futility pruning).
