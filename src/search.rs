@@ -231,6 +231,11 @@ impl Heuristics {
     }
 }
 
+/// Iterations from this depth search the root in a window of ± this much around the previous
+/// score first.
+const ASPIRATION_DEPTH: i32 = 4;
+const ASPIRATION_DELTA: Score = 60;
+
 /// Which quiet moves a node's plan drops.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum QuietPruning {
@@ -401,7 +406,7 @@ impl<'a> Searcher<'a> {
         let mut clock = TimeUse::default();
         for depth in 1..=ctx.limits.max_depth {
             let outcome = match ctx.pool {
-                None => main.search_root_sequential(board, &root, depth, &mut scores),
+                None => main.search_root_aspiration(board, &root, depth, result.score, &mut scores),
                 Some(pool) => main.search_root_parallel(board, &root, depth, &mut scores, pool),
             };
             if let Some((index, score)) = outcome.best {
@@ -584,23 +589,24 @@ impl<'c, 'a> Worker<'c, 'a> {
         self.nodes = 0;
     }
 
-    /// Searches one root move; `threshold` is the score it must beat (null window first, then
-    /// a full re-search when it does).
+    /// Searches one root move; `threshold` is the score it must beat and `beta` the top of
+    /// the window (null window first, then a re-search up to `beta` when it beats the
+    /// threshold).
     fn search_root_move(
         &mut self,
         board: &mut Board,
         mv: Pos,
         depth: i32,
-        threshold: Score,
+        (threshold, beta): (Score, Score),
         first: bool,
     ) -> Score {
         board.make(mv);
         let score = if first {
-            -self.negamax(board, depth - 1, 1, -INFINITY, -threshold)
+            -self.negamax(board, depth - 1, 1, -beta, -threshold)
         } else {
             let s = -self.negamax(board, depth - 1, 1, -threshold - 1, -threshold);
-            if s > threshold && !self.aborted {
-                -self.negamax(board, depth - 1, 1, -INFINITY, -threshold)
+            if s > threshold && s < beta && !self.aborted {
+                -self.negamax(board, depth - 1, 1, -beta, -threshold)
             } else {
                 s
             }
@@ -614,12 +620,12 @@ impl<'c, 'a> Worker<'c, 'a> {
         board: &mut Board,
         root: &[Pos],
         depth: i32,
+        (mut alpha, beta): (Score, Score),
         scores: &mut [Score],
     ) -> RootOutcome {
-        let mut alpha = -INFINITY;
         let mut best = None;
         for (i, &mv) in root.iter().enumerate() {
-            let score = self.search_root_move(board, mv, depth, alpha, i == 0);
+            let score = self.search_root_move(board, mv, depth, (alpha, beta), i == 0);
             if self.aborted {
                 break;
             }
@@ -627,11 +633,50 @@ impl<'c, 'a> Worker<'c, 'a> {
             if score > alpha {
                 alpha = score;
                 best = Some((i, score));
+                if score >= beta {
+                    break;
+                }
             }
         }
         RootOutcome {
             best,
             aborted: self.aborted,
+        }
+    }
+
+    /// The sequential root search in a window around the previous iteration's score, widened
+    /// and searched again when the best score falls outside it (aspiration windows). Shallow
+    /// iterations and proven wins or losses use the full window.
+    fn search_root_aspiration(
+        &mut self,
+        board: &mut Board,
+        root: &[Pos],
+        depth: i32,
+        previous: Score,
+        scores: &mut [Score],
+    ) -> RootOutcome {
+        let full = (-INFINITY, INFINITY);
+        if depth < ASPIRATION_DEPTH || previous.abs() >= WIN_THRESHOLD {
+            return self.search_root_sequential(board, root, depth, full, scores);
+        }
+        let mut delta = ASPIRATION_DELTA;
+        let mut window = (previous - delta, previous + delta);
+        loop {
+            let outcome = self.search_root_sequential(board, root, depth, window, scores);
+            if outcome.aborted || window == full {
+                return outcome;
+            }
+            delta *= 4;
+            let wide = delta > ASPIRATION_DELTA * 16;
+            match outcome.best {
+                // Fail low: no move reached the window.
+                None => window.0 = if wide { -INFINITY } else { previous - delta },
+                // Fail high: a move reached the top of the window.
+                Some((_, score)) if score >= window.1 => {
+                    window.1 = if wide { INFINITY } else { previous + delta }
+                }
+                Some(_) => return outcome,
+            }
         }
     }
 
@@ -643,7 +688,7 @@ impl<'c, 'a> Worker<'c, 'a> {
         scores: &mut [Score],
         pool: &rayon::ThreadPool,
     ) -> RootOutcome {
-        let first = self.search_root_move(board, root[0], depth, -INFINITY, true);
+        let first = self.search_root_move(board, root[0], depth, (-INFINITY, INFINITY), true);
         if self.aborted {
             return RootOutcome {
                 best: None,
@@ -674,7 +719,8 @@ impl<'c, 'a> Worker<'c, 'a> {
                     } else {
                         best_score
                     };
-                    let score = worker.search_root_move(local, mv, depth, threshold, false);
+                    let score =
+                        worker.search_root_move(local, mv, depth, (threshold, INFINITY), false);
                     worker.flush();
                     if worker.aborted {
                         return;
