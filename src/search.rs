@@ -1,5 +1,5 @@
-//! Iterative-deepening negamax alpha-beta with principal variation search (PVS) and a
-//! transposition table.
+//! Iterative-deepening negamax alpha-beta with principal variation search (PVS), aspiration
+//! windows at the root (sequential search) and a transposition table.
 //!
 //! The search never prints and never reads input: the caller passes [`Limits`] (depth, nodes,
 //! deadlines) and a stop predicate (YXSTOP / END from the reader thread), and gets a
