@@ -966,7 +966,7 @@ impl<'c, 'a> Worker<'c, 'a> {
         }
 
         let pv_node = beta - alpha > 1;
-        let mut futile = None;
+        let mut futile = false;
         if !pv_node
             && depth >= 1
             && depth <= RFP_DEPTH.max(FUTILITY_DEPTH)
@@ -977,9 +977,7 @@ impl<'c, 'a> Worker<'c, 'a> {
             if depth <= RFP_DEPTH && static_eval - RFP_MARGIN * depth >= beta {
                 return static_eval;
             }
-            if depth <= FUTILITY_DEPTH && static_eval + FUTILITY_MARGIN * depth <= alpha {
-                futile = Some(static_eval);
-            }
+            futile = depth <= FUTILITY_DEPTH && static_eval + FUTILITY_MARGIN * depth <= alpha;
         }
 
         let side = me.index();
@@ -993,16 +991,13 @@ impl<'c, 'a> Worker<'c, 'a> {
         }
         let pruning = if pv_node {
             QuietPruning::None
-        } else if futile.is_some() {
+        } else if futile {
             QuietPruning::All
         } else {
             QuietPruning::Late
         };
+        // Never empty: the first move is never quiet.
         let plan = self.plan(board, &list, hash_move, depth, ply, pruning);
-        if plan.is_empty() {
-            // Every move was futile: the static evaluation stands (below alpha).
-            return futile.unwrap_or_else(|| eval::evaluate(board));
-        }
         // A forced block of a four is not a real choice: it costs no depth.
         let depth = if list.kind == MoveKind::ForcedBlock {
             depth + 1
