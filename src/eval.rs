@@ -1,9 +1,10 @@
 //! Static evaluation: integer, from the side to move's point of view.
 //!
 //! The board keeps, for each colour, the sums of the evaluation weights of all empty cells
-//! ([`Board::eval_sums`]): each cell is weighed by the unordered combination of its four line
-//! patterns, once as the side to move would see it and once as the opponent's. The weights live
-//! in the rules module's table ([`crate::rules::EVAL_COMBO`]), fitted by tests/tune.rs.
+//! ([`Board::eval_sums`]): each cell is weighed by its line patterns and threat class, once as
+//! the side to move would see it and once as the opponent's. The weights live in the rules
+//! module ([`crate::rules::EVAL_PATTERN`], [`crate::rules::EVAL_THREAT`]) and were fitted to
+//! game results (tests/tune.rs).
 
 use crate::{board::Board, search::Score};
 

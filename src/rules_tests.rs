@@ -1426,23 +1426,3 @@ fn random_positions_renju_forbidden_points_match_naive_referee() {
         "too few forbidden points: {forbidden_seen}"
     );
 }
-
-#[test]
-fn combo_index_numbers_the_unordered_combinations_densely() {
-    let n = Pattern::COUNT;
-    let mut seen = vec![false; COMBOS];
-    for i in 0..n * n * n * n {
-        let pats =
-            [i % n, (i / n) % n, (i / (n * n)) % n, i / (n * n * n)].map(|k| Pattern::ALL[k]);
-        let idx = combo_index(pats);
-        assert!(idx < COMBOS, "{pats:?} -> {idx}");
-        // Order does not matter.
-        let mut rev = pats;
-        rev.reverse();
-        assert_eq!(combo_index(rev), idx);
-        seen[idx] = true;
-    }
-    assert!(seen.iter().all(|&s| s), "every index is used");
-    assert_eq!(combo_index([Pattern::Dead; 4]), 0);
-    assert_eq!(combo_index([Pattern::F5; 4]), COMBOS - 1);
-}
