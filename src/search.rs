@@ -13,8 +13,7 @@
 //! side that can make a five has won; a side facing two fives has lost; a side that can make a
 //! straight four while the opponent has no five wins in three plies. Forced blocks of a four cost
 //! no depth and are searched below depth 0 too, and so are the defences against an open three
-//! (down to [`QUIESCENCE_FLOOR`]), so the horizon never hides a four or an open three. Above the
-//! horizon, a defence against an open three with few choices costs no depth either.
+//! (down to [`QUIESCENCE_FLOOR`]), so the horizon never hides a four or an open three.
 //!
 //! Move ordering: hash move, then threat-first ordering from move generation plus two killer
 //! moves per ply and a history score. Late quiet moves (neither making nor stopping a three)
@@ -181,8 +180,6 @@ const RFP_MARGIN: Score = 250;
 /// margin (per ply of depth) cannot reach alpha (futility pruning).
 const FUTILITY_DEPTH: i32 = 2;
 const FUTILITY_MARGIN: Score = 300;
-/// A node defending against an open three with at most this many moves costs no depth.
-const DEFENCE_EXTENSION_MOVES: usize = 4;
 /// Ordering bonus of the first and second killer move.
 const KILLER_BONUS: [i32; 2] = [3_000, 2_500];
 /// History scores are scaled down by this before they join the ordering score.
@@ -1001,12 +998,8 @@ impl<'c, 'a> Worker<'c, 'a> {
         };
         // Never empty: the first move is never quiet.
         let plan = self.plan(board, &list, hash_move, depth, ply, pruning);
-        // A forced block of a four is not a real choice: it costs no depth. Nor does a choice
-        // among a few defences against an open three (above the horizon): a threat sequence
-        // then costs the attacker's moves only, so the search sees further along it.
-        let depth = if list.kind == MoveKind::ForcedBlock
-            || (list.kind == MoveKind::Defend && plan.len() <= DEFENCE_EXTENSION_MOVES && depth > 0)
-        {
+        // A forced block of a four is not a real choice: it costs no depth.
+        let depth = if list.kind == MoveKind::ForcedBlock {
             depth + 1
         } else {
             depth
