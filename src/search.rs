@@ -1055,9 +1055,7 @@ impl<'c, 'a> Worker<'c, 'a> {
         tt.store(key, best_move, score_to_tt(best, ply), depth, bound);
         best
     }
-}
 
-impl Worker<'_, '_> {
     /// A leaf (depth 0 or below) where the opponent has no open three: the static evaluation
     /// stands, unless it is below beta and the side to move can make a four-three or a double
     /// three; those moves are searched, since every answer to them is forced (a block of the
