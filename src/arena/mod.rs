@@ -386,7 +386,7 @@ pub fn run(config: &Config, out: &mut dyn Write) -> anyhow::Result<Summary> {
                 line.push_str(&format!(" | LLR {llr:.2} [{lo:.2}, {hi:.2}]"));
                 summary.sprt = Some((llr, verdict));
                 if verdict != SprtVerdict::Continue && stopped_by_sprt.is_none() {
-                    stopped_by_sprt = Some((verdict, done));
+                    stopped_by_sprt = Some((verdict, done, llr));
                     shared.stop.store(true, Ordering::SeqCst);
                 }
             }
@@ -429,10 +429,17 @@ pub fn run(config: &Config, out: &mut dyn Write) -> anyhow::Result<Summary> {
             SprtVerdict::AcceptH0 => format!("H0 accepted (elo <= {})", sprt.elo0),
             SprtVerdict::Continue => "no verdict yet".to_string(),
         };
-        let at = stopped_by_sprt
-            .map(|(_, n)| format!(" after {n} games"))
-            .unwrap_or_default();
-        writeln!(out, "SPRT: LLR {llr:.2} [{lo:.2}, {hi:.2}]: {text}{at}")?;
+        match stopped_by_sprt {
+            // Games still running at the verdict are finished and counted: the LLR then moves
+            // on, so the LLR that gave the verdict is the one printed with it.
+            Some((_, n, at)) => writeln!(
+                out,
+                "SPRT: LLR {at:.2} [{lo:.2}, {hi:.2}]: {text} after {n} games \
+                 (LLR {llr:.2} over all {} games)",
+                summary.games
+            )?,
+            None => writeln!(out, "SPRT: LLR {llr:.2} [{lo:.2}, {hi:.2}]: {text}")?,
+        }
     }
     writeln!(out, "{}", summary.table())?;
     out.flush()?;

@@ -174,7 +174,21 @@ fn sprt_stops_the_match() {
     let (s, out) = play("normal", "garbage", "--games 200 --turn 300 --sprt 0,50");
     assert!(s.games < 200, "{out}");
     assert!(out.contains("H1 accepted"), "{out}");
-    assert!(out.contains("LLR"), "{out}");
+    // The verdict line carries the LLR that crossed the bound, then the LLR over all games.
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("SPRT: LLR "))
+        .unwrap_or_else(|| panic!("no verdict line: {out}"));
+    let at: f64 = line["SPRT: LLR ".len()..]
+        .split_whitespace()
+        .next()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("{line}"));
+    assert!(at >= 19f64.ln(), "{line}");
+    assert!(
+        line.contains(&format!("over all {} games", s.games)),
+        "{line}"
+    );
 }
 
 #[test]
