@@ -1090,9 +1090,8 @@ impl<'c, 'a> Worker<'c, 'a> {
             if !movegen::is_legal(board, mv) {
                 continue;
             }
-            board.make(mv);
-            let score = -self.negamax(board, depth - 1, ply + 1, -beta, -alpha);
-            board.undo();
+            let planned = Planned { mv, reduction: 0 };
+            let score = self.search_move(board, planned, depth, ply, alpha, beta, true);
             if self.aborted {
                 return 0;
             }
