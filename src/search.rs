@@ -18,11 +18,12 @@
 //! are searched before the static evaluation is trusted.
 //!
 //! Move ordering: hash move, then threat-first ordering from move generation plus two killer
-//! moves per ply and a history score. Late quiet moves (neither making nor stopping a three)
-//! are searched with a reduced depth first (late-move reductions) and, at shallow non-PV nodes,
-//! the latest of them not at all (move-count pruning). At shallow non-PV nodes where the
-//! opponent has no open three, a static evaluation far above beta is a cut-off (reverse
-//! futility pruning), and one far below alpha drops every quiet move (futility pruning).
+//! moves per ply and a history score. Late quiet moves (neither making nor stopping a four or a
+//! double threat) are searched with a reduced depth first (late-move reductions) and, at
+//! shallow non-PV nodes, the latest of them not at all (move-count pruning). At shallow non-PV
+//! nodes where the opponent has no open three, a static evaluation far above beta is a cut-off
+//! (reverse futility pruning), and one far below alpha drops every quiet move (futility
+//! pruning).
 //!
 //! Time: iterations start until the planned (soft) time, if there is one, stretched while the
 //! best move changes or the score falls and shortened when both are stable; the hard limit
@@ -832,9 +833,13 @@ impl<'c, 'a> Worker<'c, 'a> {
 
     /// Orders the node's moves into a plan: late quiet moves get a reduction (late-move
     /// reductions), and at shallow non-PV nodes the latest quiet ones are dropped (move-count
-    /// pruning), or all of them when the node is futile. A quiet move neither makes nor blocks
-    /// a three or better, and is not the hash move or a killer. Only ordinary nodes reduce or
-    /// prune; defences and forced blocks never.
+    /// pruning), or all of them when the node is futile. A quiet move makes at most one open
+    /// three and takes from the opponent at most a square of one open three (no four, no double
+    /// threat), and is not the hash move or a killer. Only ordinary nodes reduce or prune;
+    /// defences and forced blocks never.
+    ///
+    /// Counting the single-three moves as quiet (they were not, before) was measured at 3 s +
+    /// 30 ms per game against the same engine without it: +31.4 ± 33.7 Elo over 400 games.
     fn plan(
         &self,
         board: &Board,
@@ -852,8 +857,8 @@ impl<'c, 'a> Worker<'c, 'a> {
             let quiet = list.kind == MoveKind::Normal
                 && i > 0
                 && Some(mv) != hash_move
-                && board.threat(mv, me) <= Threat::Minor
-                && board.threat(mv, opp) <= Threat::Minor
+                && board.threat(mv, me) <= Threat::Three
+                && board.threat(mv, opp) <= Threat::Three
                 && !self.heur.is_killer(ply, mv);
             if !quiet {
                 plan.push(Planned { mv, reduction: 0 });
@@ -1242,6 +1247,53 @@ mod tests {
         let r = searcher.think(board, &mut |_| {});
         assert_eq!(board.hash(), before, "board restored");
         r
+    }
+
+    /// The plan of an ordinary non-PV node: late moves that make a single open three are
+    /// reduced like other quiet moves, moves that make a four never are.
+    #[test]
+    fn late_single_threes_are_reduced_but_fours_are_not() {
+        // Black to move: two open twos (many squares make one open three) and a closed three
+        // (two squares make a four).
+        let mut b = board(
+            Rule::Freestyle,
+            "
+            . . . . . . . . . . . O
+            . . . . . . . . . . . .
+            . . . X X . . . . . . .
+            . . . . . . . . . . . .
+            . . . . . . . . X . . .
+            . . O . . . . . X . . .
+            . . . . . . . . . . . .
+            . . . . O . . . . . . .
+            . . . . . . O X X X . .
+            . . . . . . . . . . . .
+            . . . . . O . . . . O .
+            O . . . . . . . . . . .
+            ",
+        );
+        let me = b.side_to_move();
+        assert_eq!(me, Stone::Black);
+        let tt = TranspositionTable::new(1 << 10);
+        let never = || false;
+        let searcher = Searcher::new(&tt, Limits::depth(8), &never);
+        let worker = Worker::new(&searcher.ctx, Vec::new(), Heuristics::new());
+        let list = movegen::generate(&mut b, None);
+        assert_eq!(list.kind, MoveKind::Normal);
+        let plan = worker.plan(&b, &list, None, 6, 2, QuietPruning::Late);
+        let late = &plan[LMR_FIRST_MOVE..];
+        let strongest = |mv: Pos| b.threat(mv, me).max(b.threat(mv, me.opponent()));
+        let threes: Vec<&Planned> = late
+            .iter()
+            .filter(|p| strongest(p.mv) == Threat::Three)
+            .collect();
+        let fours: Vec<&Planned> = late
+            .iter()
+            .filter(|p| strongest(p.mv) >= Threat::Four)
+            .collect();
+        assert!(!threes.is_empty() && !fours.is_empty(), "{plan:?}");
+        assert!(threes.iter().all(|p| p.reduction > 0), "{plan:?}");
+        assert!(fours.iter().all(|p| p.reduction == 0), "{plan:?}");
     }
 
     #[test]
