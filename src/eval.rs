@@ -3,8 +3,9 @@
 //! The board keeps, for each colour, the sums of the evaluation weights of all empty cells
 //! ([`Board::eval_sums`]): each cell is weighed by its line patterns and threat class, once as
 //! the side to move would see it and once as the opponent's. The weights live in the rules
-//! module ([`crate::rules::EVAL_PATTERN`], [`crate::rules::EVAL_THREAT`]) and were fitted to
-//! game results (tests/tune.rs).
+//! module ([`crate::rules::EVAL_PATTERN`], [`crate::rules::EVAL_THREAT`],
+//! [`crate::rules::EVAL_COMBO`]) and were fitted to a stronger engine's search scores
+//! (tests/tune.rs).
 
 use crate::{board::Board, search::Score};
 

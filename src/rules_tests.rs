@@ -1426,3 +1426,37 @@ fn random_positions_renju_forbidden_points_match_naive_referee() {
         "too few forbidden points: {forbidden_seen}"
     );
 }
+
+#[test]
+fn combo_index_numbers_each_multiset_of_ranks_once() {
+    // One pattern per rank.
+    let reps = [
+        Pattern::B1,
+        Pattern::B2,
+        Pattern::F2,
+        Pattern::B3,
+        Pattern::F3,
+        Pattern::B4,
+    ];
+    let mut seen = std::collections::HashMap::new();
+    for i in 0..6usize.pow(4) {
+        let ranks = [i % 6, (i / 6) % 6, (i / 36) % 6, i / 216];
+        let pats = ranks.map(|r| reps[r]);
+        let mut sorted = ranks;
+        sorted.sort_unstable();
+        let index = combo_index(pats);
+        assert!(index < COMBO_COUNT, "{ranks:?} -> {index}");
+        // Order of the directions does not matter; different multisets never share an index.
+        let previous = seen.insert(index, sorted);
+        assert!(
+            previous.map_or(true, |p| p == sorted),
+            "{ranks:?} -> {index}"
+        );
+    }
+    assert_eq!(seen.len(), COMBO_COUNT);
+    // Every pattern below B2 counts as nothing.
+    assert_eq!(
+        combo_index([Pattern::Dead, Pattern::Overline, Pattern::F1, Pattern::B1]),
+        0
+    );
+}
