@@ -31,9 +31,9 @@
 //! scale, 0.478 for the per-direction and threat weights refitted alone (`WUZI_TUNE_NO_COMBO=1`
 //! keeps the combination weights as they are), 0.456 with the combination weights as well. The
 //! fitted weights are printed in the engine's units (divided by the best scale of the weights
-//! the fit started from, 0.15 here), so the search margins keep their meaning. A threat-mask term (one weight for each set of "has a four-three / four /
-//! double three / three" per side, 256) brought 0.4572 to 0.4558 on the first 12,047 labels:
-//! not kept.
+//! the fit started from, 0.15 here), so the search margins keep their meaning. A threat-mask
+//! term (one weight for each set of "has a four-three / four / double three / three" per side,
+//! 256) brought 0.4572 to 0.4558 on the first 12,047 labels: not kept.
 
 use std::sync::Arc;
 
@@ -43,7 +43,9 @@ use wuzi::{
 };
 
 /// Features of one side: direction patterns, threat classes, pattern combinations.
-const SIDE: usize = Pattern::COUNT + Threat::COUNT + COMBO_COUNT;
+const SIDE: usize = COMBOS + COMBO_COUNT;
+/// Offset of the combination features inside one side's features.
+const COMBOS: usize = Pattern::COUNT + Threat::COUNT;
 const FEATURES: usize = 2 * SIDE;
 /// L2 penalty on the combination weights (in logits², per position), which overlap with the
 /// per-direction weights.
@@ -119,7 +121,7 @@ fn features(board: &Board) -> [f64; FEATURES] {
                 f[base + pat as usize] += 1.0;
             }
             f[base + Pattern::COUNT + board.threat(p, side) as usize] += 1.0;
-            f[base + Pattern::COUNT + Threat::COUNT + combo_index(pats)] += 1.0;
+            f[base + COMBOS + combo_index(pats)] += 1.0;
         }
     }
     f
@@ -137,13 +139,13 @@ fn frozen(i: usize) -> bool {
             Pattern::ALL[k],
             Pattern::Dead | Pattern::Overline | Pattern::DoubleB4 | Pattern::F4 | Pattern::F5
         )
-    } else if k < Pattern::COUNT + Threat::COUNT {
+    } else if k < COMBOS {
         matches!(
             Threat::ALL[k - Pattern::COUNT],
             Threat::Forbidden | Threat::None | Threat::Five
         )
     } else {
-        !combo_has_two_lines(k - Pattern::COUNT - Threat::COUNT)
+        !combo_has_two_lines(k - COMBOS)
     }
 }
 
@@ -177,8 +179,7 @@ fn current_weights() -> [f64; FEATURES] {
             w[base + Pattern::COUNT + i] = sign * wuzi::rules::EVAL_THREAT[role][i] as f64;
         }
         for i in 0..COMBO_COUNT {
-            w[base + Pattern::COUNT + Threat::COUNT + i] =
-                sign * wuzi::rules::EVAL_COMBO[role][i] as f64;
+            w[base + COMBOS + i] = sign * wuzi::rules::EVAL_COMBO[role][i] as f64;
         }
     }
     w
@@ -201,18 +202,33 @@ fn log_loss(data: &[([f64; FEATURES], f64)], w: &[f64; FEATURES]) -> f64 {
 /// A position's features and its target for the side to move (probability of winning).
 type Sample = ([f64; FEATURES], f64);
 
+/// Pattern tables built so far, one per rule (building one takes a while).
+#[derive(Default)]
+struct Tables(Vec<(Rule, Arc<PatternTable>)>);
+
+impl Tables {
+    fn get(&mut self, rule: Rule) -> Arc<PatternTable> {
+        if let Some((_, t)) = self.0.iter().find(|(r, _)| *r == rule) {
+            return t.clone();
+        }
+        let t = Arc::new(PatternTable::new(rule));
+        self.0.push((rule, t.clone()));
+        t
+    }
+}
+
 /// Training and held-out samples from the SGF records in `paths` (comma-separated): targets
 /// are the game results.
 fn samples_from_records(paths: &str) -> (Vec<Sample>, Vec<Sample>) {
     let mut train = Vec::new();
     let mut test = Vec::new();
     let mut game_index = 0;
+    let mut tables = Tables::default();
     for path in paths.split(',') {
         let text = std::fs::read_to_string(path).expect("readable record file");
         for game in parse_records(&text) {
             game_index += 1;
-            let table = Arc::new(PatternTable::new(game.rule));
-            let mut board = match Board::new(game.size, game.size, table) {
+            let mut board = match Board::new(game.size, game.size, tables.get(game.rule)) {
                 Some(b) => b,
                 None => continue,
             };
@@ -243,68 +259,54 @@ fn samples_from_records(paths: &str) -> (Vec<Sample>, Vec<Sample>) {
     (train, test)
 }
 
+/// The position and score of one label line, or `None` when the line is malformed or the
+/// moves do not make a legal game.
+fn parse_label(line: &str, tables: &mut Tables) -> Option<(Board, f64)> {
+    let parts: Vec<&str> = line.split_whitespace().collect();
+    let (size, rule, score, moves) = match parts.as_slice() {
+        [size, rule, _, score, moves] => (
+            size.parse::<usize>().ok()?,
+            Rule::from_name(rule)?,
+            score.parse::<f64>().ok()?,
+            *moves,
+        ),
+        _ => return None,
+    };
+    let mut board = Board::new(size, size, tables.get(rule))?;
+    for m in moves.split(';') {
+        let xy: Vec<usize> = m.split(',').filter_map(|v| v.parse().ok()).collect();
+        let pos = match xy.as_slice() {
+            [x, y] if *x < size && *y < size => Pos::from_xy(*x, *y),
+            _ => return None,
+        };
+        if !board.is_empty(pos) {
+            return None;
+        }
+        board.make(pos);
+    }
+    Some((board, score))
+}
+
 /// Training and held-out samples from the label files in `paths` (comma-separated): targets
 /// are `sigmoid(score / SCALE)`, positions the evaluation is never asked about are skipped.
 fn samples_from_labels(paths: &str) -> (Vec<Sample>, Vec<Sample>) {
     let mut train = Vec::new();
     let mut test = Vec::new();
     let mut skipped = 0;
-    let mut tables: Vec<(Rule, Arc<PatternTable>)> = Vec::new();
+    let mut tables = Tables::default();
     for path in paths.split(',') {
         let text = std::fs::read_to_string(path).expect("readable label file");
         for line in text.lines() {
-            let parts: Vec<&str> = line.split_whitespace().collect();
-            let (size, rule, score) = match parts.as_slice() {
-                [size, rule, _, score, _] => (
-                    size.parse::<usize>().ok(),
-                    Rule::from_name(rule),
-                    score.parse::<f64>().ok(),
-                ),
-                _ => (None, None, None),
-            };
-            let (size, score, mut board) = match (size, rule, score) {
-                (Some(size), Some(rule), Some(score)) => {
-                    let table = match tables.iter().find(|(r, _)| *r == rule) {
-                        Some((_, t)) => t.clone(),
-                        None => {
-                            let t = Arc::new(PatternTable::new(rule));
-                            tables.push((rule, t.clone()));
-                            t
-                        }
-                    };
-                    match Board::new(size, size, table) {
-                        Some(board) => (size, score, board),
-                        None => {
-                            skipped += 1;
-                            continue;
-                        }
-                    }
-                }
-                _ => {
+            let (board, score) = match parse_label(line, &mut tables) {
+                Some(label) => label,
+                None => {
                     skipped += 1;
                     continue;
                 }
             };
-            let mut legal = true;
-            for m in parts[4].split(';') {
-                let xy: Vec<usize> = m.split(',').filter_map(|v| v.parse().ok()).collect();
-                let pos = match xy.as_slice() {
-                    [x, y] if *x < size && *y < size => Pos::from_xy(*x, *y),
-                    _ => {
-                        legal = false;
-                        break;
-                    }
-                };
-                if !board.is_empty(pos) {
-                    legal = false;
-                    break;
-                }
-                board.make(pos);
-            }
             let me = board.side_to_move();
             let opp = me.opponent();
-            if !legal
-                || board.threat_count(me, Threat::Five) > 0
+            if board.threat_count(me, Threat::Five) > 0
                 || board.threat_count(me, Threat::FlexFour) > 0
                 || board.threat_count(opp, Threat::Five) > 0
                 || board.threat_count(opp, Threat::FlexFour) > 0
@@ -370,11 +372,11 @@ fn fit(train: &[Sample], test: &[Sample]) {
             }
         }
         for i in 0..FEATURES {
-            if frozen(i) || (no_combo && i % SIDE >= Pattern::COUNT + Threat::COUNT) {
+            if frozen(i) || (no_combo && i % SIDE >= COMBOS) {
                 continue;
             }
             let mut g = grad[i] / train.len() as f64;
-            if i % SIDE >= Pattern::COUNT + Threat::COUNT {
+            if i % SIDE >= COMBOS {
                 g += 2.0 * COMBO_L2 * w[i] / (SCALE * SCALE);
             }
             m[i] = b1 * m[i] + (1.0 - b1) * g;
@@ -401,38 +403,36 @@ fn fit(train: &[Sample], test: &[Sample]) {
             .collect();
         eprintln!("{name}: [{}]", v.join(", "));
     };
-    let t = Pattern::COUNT + Threat::COUNT;
     show("own patterns", &w[..Pattern::COUNT]);
-    show("own threats", &w[Pattern::COUNT..t]);
-    show("own combinations", &w[t..SIDE]);
+    show("own threats", &w[Pattern::COUNT..COMBOS]);
+    show("own combinations", &w[COMBOS..SIDE]);
     let opp: Vec<f64> = w[SIDE..].iter().map(|x| -x).collect();
     show("opponent patterns (negated)", &opp[..Pattern::COUNT]);
-    show("opponent threats (negated)", &opp[Pattern::COUNT..t]);
-    show("opponent combinations (negated)", &opp[t..]);
+    show("opponent threats (negated)", &opp[Pattern::COUNT..COMBOS]);
+    show("opponent combinations (negated)", &opp[COMBOS..]);
+}
+
+/// Loads the samples named by the environment variable `var` with `load` and fits them.
+fn fit_from_env(var: &str, load: fn(&str) -> (Vec<Sample>, Vec<Sample>)) {
+    match std::env::var(var) {
+        Ok(paths) => {
+            let (train, test) = load(&paths);
+            fit(&train, &test);
+        }
+        Err(_) => eprintln!("set {var} to a comma-separated list of files"),
+    }
 }
 
 #[test]
 #[ignore]
 fn fit_evaluation_weights() {
-    match std::env::var("WUZI_TUNE_RECORDS") {
-        Ok(paths) => {
-            let (train, test) = samples_from_records(&paths);
-            fit(&train, &test);
-        }
-        Err(_) => eprintln!("set WUZI_TUNE_RECORDS to a comma-separated list of SGF files"),
-    }
+    fit_from_env("WUZI_TUNE_RECORDS", samples_from_records);
 }
 
 #[test]
 #[ignore]
 fn fit_to_labels() {
-    match std::env::var("WUZI_TUNE_LABELS") {
-        Ok(paths) => {
-            let (train, test) = samples_from_labels(&paths);
-            fit(&train, &test);
-        }
-        Err(_) => eprintln!("set WUZI_TUNE_LABELS to a comma-separated list of label files"),
-    }
+    fit_from_env("WUZI_TUNE_LABELS", samples_from_labels);
 }
 
 /// The linear model this tool fits is exactly the engine's evaluation: the features dotted
