@@ -29,7 +29,7 @@ use crate::{
     protocol::{Command, Coord, Field, Info, ParseError, Parser, Reply},
     rules::{self, PatternTable, Rule},
     search::{self, Limits, SearchResult, Searcher},
-    time::TimeControl,
+    time::{ClockWatch, TimeControl},
     tt::TranspositionTable,
 };
 
@@ -223,6 +223,8 @@ struct Session<W: Write> {
     tt: Option<TranspositionTable>,
     /// Search threads beyond the first, built when `thread_num` asks for more than one.
     pool: Option<rayon::ThreadPool>,
+    /// Learns the clock's increment from `time_left` (reset by START and RESTART).
+    clock: ClockWatch,
 }
 
 /// Most search threads accepted from `INFO thread_num` or `--threads`.
@@ -240,6 +242,7 @@ impl<W: Write> Session<W> {
             board: None,
             tt: None,
             pool: None,
+            clock: ClockWatch::default(),
         }
     }
 
@@ -293,6 +296,7 @@ impl<W: Write> Session<W> {
                 Some(b) => {
                     let (w, h) = (b.width(), b.height());
                     self.new_board(w, h);
+                    self.clock.new_game();
                     self.send(Reply::Ok)
                 }
                 None => self.send(Reply::Error(NO_GAME.into())),
@@ -337,6 +341,7 @@ impl<W: Write> Session<W> {
             )));
         }
         self.new_board(width as usize, height as usize);
+        self.clock.new_game();
         self.send(Reply::Ok)
     }
 
@@ -350,7 +355,10 @@ impl<W: Write> Session<W> {
         match info {
             Info::TimeoutTurn(v) => s.time.timeout_turn = v,
             Info::TimeoutMatch(v) => s.time.timeout_match = v,
-            Info::TimeLeft(v) => s.time.time_left = Some(v),
+            Info::TimeLeft(v) => {
+                s.time.time_left = Some(v);
+                self.clock.time_left_sent();
+            }
             Info::MaxMemory(v) => {
                 if v != s.max_memory {
                     s.max_memory = v;
@@ -536,6 +544,10 @@ impl<W: Write> Session<W> {
 
     /// Searches the current position within the budget; `None` when no game or no free square.
     fn search(&mut self, seq: u64, at: Instant) -> Option<SearchResult> {
+        let time_left = self.settings.time.time_left;
+        if let Some(increment) = self.clock.increment_before_move(time_left) {
+            self.settings.time.increment = increment;
+        }
         let budget = self.settings.time.budget();
         let limits = Limits {
             max_depth: self.settings.max_depth,
@@ -570,6 +582,8 @@ impl<W: Write> Session<W> {
                 let _ = out.send(&Reply::Message(summary(r)));
             }
         });
+        let used = i64::try_from(at.elapsed().as_millis()).unwrap_or(i64::MAX);
+        self.clock.after_move(time_left, used);
         Some(result)
     }
 
