@@ -84,8 +84,8 @@ impl TimeControl {
     /// goes on until the hard limit (an iteration cut short still searched the previous best
     /// move first, so its result is used). With a match clock, the planned time is an even
     /// share of what is left and of the increments still to come ([`MOVES_TO_GO`] moves), and
-    /// the hard limit is at most twice that
-    /// and a quarter of the clock, so one difficult move cannot starve the rest of the game.
+    /// the hard limit is at most twice that and a quarter of the clock, so one difficult move
+    /// cannot starve the rest of the game.
     pub fn budget(&self) -> Budget {
         let turn = if self.timeout_turn <= 0 {
             FAST_MS
@@ -120,7 +120,6 @@ impl TimeControl {
     }
 }
 
-/// `available` minus the safety margin, never below a few milliseconds.
 /// Learns the increment of a match clock: when `time_left` came before two moves in a row, what
 /// it gained beyond the time we used in between is the increment (less the manager's latency).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -146,7 +145,7 @@ impl ClockWatch {
     /// Before our move: the increment seen since the last one, if it can be told. A gain of
     /// more than [`MAX_INCREMENT_MS`] or more than half the time left is not believed.
     pub fn increment_before_move(&self, time_left: Option<i64>) -> Option<i64> {
-        let now = time_left.filter(|&t| self.fresh && t < UNLIMITED_MS)?;
+        let now = self.usable(time_left)?;
         let (before, used) = self.last?;
         let gained = now.saturating_sub(before.saturating_sub(used));
         let plausible = gained <= MAX_INCREMENT_MS && gained <= now / 2;
@@ -155,13 +154,17 @@ impl ClockWatch {
 
     /// After our move, which took `used_ms`.
     pub fn after_move(&mut self, time_left: Option<i64>, used_ms: i64) {
-        self.last = time_left
-            .filter(|&t| self.fresh && t < UNLIMITED_MS)
-            .map(|t| (t, used_ms));
+        self.last = self.usable(time_left).map(|t| (t, used_ms));
         self.fresh = false;
+    }
+
+    /// `time_left`, if it was sent since our last move and is a real limit.
+    fn usable(&self, time_left: Option<i64>) -> Option<i64> {
+        time_left.filter(|&t| self.fresh && t < UNLIMITED_MS)
     }
 }
 
+/// `available` minus the safety margin, never below a few milliseconds.
 fn with_margin(available: i64) -> i64 {
     let margin = MARGIN_MS.saturating_add(available / 100 * MARGIN_PERCENT);
     available
