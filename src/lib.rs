@@ -22,6 +22,7 @@
 //! - [`bench`]: the deterministic node-count signature.
 //! - [`arena`]: engine-vs-engine matches (`pbrain-wuzi match`).
 //! - [`compare`]: the classic search-algorithm table (`pbrain-wuzi compare`).
+//! - [`play`]: the board page (`pbrain-wuzi play`): a web server, the games and the players.
 
 pub mod arena;
 pub mod bench;
@@ -29,6 +30,7 @@ pub mod board;
 pub mod compare;
 pub mod eval;
 pub mod movegen;
+pub mod play;
 pub mod protocol;
 pub mod rules;
 pub mod search;

@@ -1,6 +1,6 @@
 //! `pbrain-wuzi`: with no argument, a Gomocup brain on stdin/stdout; `bench [depth]` prints the
 //! deterministic node signature; `match …` runs the engine-vs-engine arena; `compare …` prints the
-//! table of classic search algorithms.
+//! table of classic search algorithms; `play …` serves the board page.
 
 use std::io::{self, Write};
 
@@ -11,6 +11,7 @@ usage: pbrain-wuzi            run as a Gomocup / Piskvork brain on stdin/stdout
        pbrain-wuzi --threads N  the same, searching with N threads until INFO thread_num says otherwise
        pbrain-wuzi match …    engine-vs-engine arena (pbrain-wuzi match --help)
        pbrain-wuzi compare …  classic search algorithms compared (pbrain-wuzi compare --help)
+       pbrain-wuzi play …     the board page in the browser (pbrain-wuzi play --help)
        pbrain-wuzi bench [D] [T]  bench positions on T threads (default 1) to depth D (default";
 
 fn main() -> anyhow::Result<()> {
@@ -50,6 +51,7 @@ fn main() -> anyhow::Result<()> {
         }
         Some("match") => wuzi::arena::main(&args[1..]),
         Some("compare") => wuzi::compare::main(&args[1..]),
+        Some("play") => wuzi::play::main(&args[1..]),
         Some("help" | "-h" | "--help") => {
             let stdout = io::stdout();
             let mut out = stdout.lock();

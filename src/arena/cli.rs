@@ -257,6 +257,73 @@ fn default_name(program: &str) -> String {
         .unwrap_or_else(|| program.to_string())
 }
 
+/// The engine described by `raw` (the `n`-th on the command line, for messages), with `global`
+/// as the time control its own keys do not override.
+fn spec_from_raw(raw: &RawEngine, global: TimeControl, n: usize) -> Result<EngineSpec, String> {
+    let program = raw
+        .program
+        .clone()
+        .ok_or_else(|| format!("engine {}: cmd= is missing", n + 1))?;
+    if program.contains('/') && !Path::new(&program).exists() {
+        return Err(format!("engine {}: `{program}` does not exist", n + 1));
+    }
+    let name = raw.name.clone().unwrap_or_else(|| default_name(&program));
+    let mut infos = vec![(
+        "max_memory".to_string(),
+        raw.memory
+            .clone()
+            .unwrap_or_else(|| DEFAULT_MEMORY.to_string()),
+    )];
+    for (key, value) in [
+        ("thread_num", &raw.threads),
+        ("max_depth", &raw.depth),
+        ("max_node", &raw.nodes),
+    ] {
+        if let Some(v) = value {
+            infos.push((key.to_string(), v.clone()));
+        }
+    }
+    infos.extend(raw.infos.iter().cloned());
+    let tc = TimeControl {
+        turn_ms: raw.turn.unwrap_or(global.turn_ms),
+        game_ms: raw.game.unwrap_or(global.game_ms),
+        inc_ms: raw.inc.unwrap_or(global.inc_ms),
+    };
+    if tc.is_unlimited() {
+        return Err(format!(
+            "engine {name}: no time limit (a turn or game limit is needed so a hanging \
+             engine can be forfeited)"
+        ));
+    }
+    Ok(EngineSpec {
+        name,
+        program,
+        args: raw.args.clone(),
+        dir: raw.dir.clone(),
+        infos,
+        tc,
+    })
+}
+
+/// Parses the words of one `--engine` on its own (`cmd=PATH name=NAME …`, the keys of `match
+/// --help`), as `pbrain-wuzi play` takes them. An engine without time keys gets
+/// [`DEFAULT_TURN_MS`] per move.
+pub fn parse_engine(words: &[String]) -> Result<EngineSpec, String> {
+    if words.is_empty() {
+        return Err("--engine needs KEY=VALUE words".to_string());
+    }
+    let mut raw = RawEngine::default();
+    for (i, word) in words.iter().enumerate() {
+        apply_engine_word(&mut raw, word, i == 0)?;
+    }
+    let global = TimeControl {
+        turn_ms: DEFAULT_TURN_MS,
+        game_ms: 0,
+        inc_ms: 0,
+    };
+    spec_from_raw(&raw, global, 0)
+}
+
 /// Parses the arguments after `match`.
 pub fn parse(args: &[String]) -> Result<Parsed, String> {
     let mut raw_engines: Vec<RawEngine> = Vec::new();
@@ -405,58 +472,16 @@ pub fn parse(args: &[String]) -> Result<Parsed, String> {
 
     let mut engines: Vec<EngineSpec> = Vec::new();
     for (n, own) in raw_engines.iter().enumerate() {
-        let raw = merge(&each, own);
-        let program = raw
-            .program
-            .clone()
-            .ok_or_else(|| format!("engine {}: cmd= is missing", n + 1))?;
-        if program.contains('/') && !Path::new(&program).exists() {
-            return Err(format!("engine {}: `{program}` does not exist", n + 1));
-        }
-        let mut name = raw.name.clone().unwrap_or_else(|| default_name(&program));
-        if engines.iter().any(|e| e.name == name) {
-            let base = name.clone();
+        let mut spec = spec_from_raw(&merge(&each, own), global, n)?;
+        if engines.iter().any(|e| e.name == spec.name) {
+            let base = spec.name.clone();
             let mut k = 2;
-            while engines.iter().any(|e| e.name == name) {
-                name = format!("{base}-{k}");
+            while engines.iter().any(|e| e.name == spec.name) {
+                spec.name = format!("{base}-{k}");
                 k += 1;
             }
         }
-        let mut infos = vec![(
-            "max_memory".to_string(),
-            raw.memory
-                .clone()
-                .unwrap_or_else(|| DEFAULT_MEMORY.to_string()),
-        )];
-        for (key, value) in [
-            ("thread_num", &raw.threads),
-            ("max_depth", &raw.depth),
-            ("max_node", &raw.nodes),
-        ] {
-            if let Some(v) = value {
-                infos.push((key.to_string(), v.clone()));
-            }
-        }
-        infos.extend(raw.infos.iter().cloned());
-        let tc = TimeControl {
-            turn_ms: raw.turn.unwrap_or(global.turn_ms),
-            game_ms: raw.game.unwrap_or(global.game_ms),
-            inc_ms: raw.inc.unwrap_or(global.inc_ms),
-        };
-        if tc.is_unlimited() {
-            return Err(format!(
-                "engine {name}: no time limit (a turn or game limit is needed so a hanging \
-                 engine can be forfeited)"
-            ));
-        }
-        engines.push(EngineSpec {
-            name,
-            program,
-            args: raw.args.clone(),
-            dir: raw.dir.clone(),
-            infos,
-            tc,
-        });
+        engines.push(spec);
     }
     let seed = seed.unwrap_or_else(|| {
         std::time::SystemTime::now()

@@ -29,6 +29,8 @@ use super::clock::TimeControl;
 pub const MAX_LINE_BYTES: usize = 64 * 1024;
 /// How long an engine may take to exit after `END` before it is killed.
 pub const END_GRACE: Duration = Duration::from_millis(1000);
+/// How often [`Engine::request_move_watched`] asks whether to stop the engine at once.
+pub const WATCH_INTERVAL: Duration = Duration::from_millis(50);
 
 /// How to run one engine and what to tell it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -407,6 +409,20 @@ impl Engine {
         limit: Duration,
         tolerance: Duration,
     ) -> Result<Answer, Failure> {
+        self.request_move_watched(lines, limit, tolerance, &mut |_| {}, &|| false)
+    }
+
+    /// [`Engine::request_move`] for a front end: every non-answer line (`MESSAGE` and the like)
+    /// is passed to `on_line` as it arrives, and once `stop_now` returns true (it is polled every
+    /// [`WATCH_INTERVAL`]) the engine is sent `YXSTOP` and has `tolerance` left to answer.
+    pub fn request_move_watched(
+        &mut self,
+        lines: &[String],
+        limit: Duration,
+        tolerance: Duration,
+        on_line: &mut dyn FnMut(&str),
+        stop_now: &dyn Fn() -> bool,
+    ) -> Result<Answer, Failure> {
         self.drain();
         if !self.is_alive() {
             return Err(Failure::Crash("not running".to_string()));
@@ -416,13 +432,19 @@ impl Engine {
         }
         let start = Instant::now();
         let soft = start + limit;
-        let hard = soft + tolerance;
+        let mut hard = soft + tolerance;
         let mut stopped = false;
         loop {
+            if !stopped && stop_now() {
+                self.send("YXSTOP");
+                stopped = true;
+                hard = hard.min(Instant::now() + tolerance);
+            }
             let deadline = if stopped { hard } else { soft };
-            match self.next_line(deadline) {
+            match self.next_line(deadline.min(Instant::now() + WATCH_INTERVAL)) {
                 Ok((line, at)) => {
                     if is_chatter(&line) {
+                        on_line(&line);
                         continue;
                     }
                     let elapsed = at.saturating_duration_since(start);
@@ -439,6 +461,7 @@ impl Engine {
                         start.elapsed().as_millis()
                     )));
                 }
+                Err(false) if Instant::now() < deadline => {}
                 Err(false) if !stopped => {
                     self.send("YXSTOP");
                     stopped = true;

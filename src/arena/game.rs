@@ -48,11 +48,17 @@ pub enum Reason {
     Unparsable,
     /// No `OK` (or an `ERROR`) in answer to `START`.
     NoAnswer,
+    /// A player resigned (the play page; the arena never ends a game so).
+    Resign,
+    /// Both players agreed to a draw (the play page).
+    Agreed,
+    /// The game was saved before it ended (the play page's records).
+    Unfinished,
 }
 
 impl Reason {
     /// Every reason, in report order.
-    pub const ALL: [Reason; 10] = [
+    pub const ALL: [Reason; 13] = [
         Reason::Five,
         Reason::Forbidden,
         Reason::FullBoard,
@@ -63,6 +69,9 @@ impl Reason {
         Reason::Occupied,
         Reason::Unparsable,
         Reason::NoAnswer,
+        Reason::Resign,
+        Reason::Agreed,
+        Reason::Unfinished,
     ];
 
     /// Short text for reports.
@@ -78,6 +87,9 @@ impl Reason {
             Reason::Occupied => "occupied square",
             Reason::Unparsable => "unparsable answer",
             Reason::NoAnswer => "no answer",
+            Reason::Resign => "resignation",
+            Reason::Agreed => "agreement",
+            Reason::Unfinished => "unfinished",
         }
     }
 
@@ -85,7 +97,13 @@ impl Reason {
     pub fn is_forfeit(self) -> bool {
         !matches!(
             self,
-            Reason::Five | Reason::Forbidden | Reason::FullBoard | Reason::DrawAfter
+            Reason::Five
+                | Reason::Forbidden
+                | Reason::FullBoard
+                | Reason::DrawAfter
+                | Reason::Resign
+                | Reason::Agreed
+                | Reason::Unfinished
         )
     }
 }

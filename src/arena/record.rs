@@ -89,24 +89,31 @@ fn sgf_coord(v: usize) -> char {
     }
 }
 
-/// The SGF `RE` value.
-fn sgf_result(record: &GameRecord) -> String {
-    match record.outcome.winner {
+/// The SGF `RE` value (`None` for an unfinished game, which has no result).
+fn sgf_result(record: &GameRecord) -> Option<String> {
+    if record.outcome.reason == Reason::Unfinished {
+        return None;
+    }
+    Some(match record.outcome.winner {
         None => "0".to_string(),
         Some(stone) => {
             let c = if stone == Stone::Black { 'B' } else { 'W' };
             match record.outcome.reason {
                 Reason::TimeForfeit => format!("{c}+T"),
+                Reason::Resign => format!("{c}+R"),
                 r if r.is_forfeit() => format!("{c}+F"),
                 _ => format!("{c}+"),
             }
         }
-    }
+    })
 }
 
 /// A sentence for the result: `black (A) wins by five`, `draw (full board)`.
 pub fn result_text(record: &GameRecord, names: [&str; 2]) -> String {
     let reason = record.outcome.reason;
+    if reason == Reason::Unfinished {
+        return "unfinished".to_string();
+    }
     let detail = if record.outcome.detail.is_empty() {
         String::new()
     } else {
@@ -136,15 +143,17 @@ pub fn result_text(record: &GameRecord, names: [&str; 2]) -> String {
 pub fn sgf(record: &GameRecord, info: &GameInfo<'_>) -> String {
     let mut s = String::new();
     s.push_str(&format!(
-        "(;GM[4]FF[4]CA[UTF-8]AP[wuzi arena]SZ[{}]RU[{}]PB[{}]PW[{}]DT[{}]GN[{}]RE[{}]",
+        "(;GM[4]FF[4]CA[UTF-8]AP[wuzi arena]SZ[{}]RU[{}]PB[{}]PW[{}]DT[{}]GN[{}]",
         info.size,
         info.rule.name(),
         sgf_text(info.names[0]),
         sgf_text(info.names[1]),
         info.date,
         info.number,
-        sgf_result(record),
     ));
+    if let Some(result) = sgf_result(record) {
+        s.push_str(&format!("RE[{result}]"));
+    }
     s.push_str(&format!(
         "C[game {}; opening {} ({} stones); {}]",
         info.number,
@@ -264,6 +273,14 @@ mod tests {
         assert!(c.contains("RE[W+F]"));
         let d = sgf(&record(None, Reason::FullBoard), &info());
         assert!(d.contains("RE[0]"));
+        let r = sgf(&record(Some(Stone::Black), Reason::Resign), &info());
+        assert!(r.contains("RE[B+R]"), "{r}");
+        assert!(r.contains("loses by resignation"), "{r}");
+        let a = sgf(&record(None, Reason::Agreed), &info());
+        assert!(a.contains("RE[0]") && a.contains("draw (agreement)"), "{a}");
+        let u = sgf(&record(None, Reason::Unfinished), &info());
+        assert!(!u.contains("RE["), "{u}");
+        assert!(u.contains("; unfinished]"), "{u}");
     }
 
     #[test]

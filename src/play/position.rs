@@ -1,0 +1,137 @@
+//! The games the page knows, as two kinds of the same thing: a position that takes moves,
+//! judges them, takes them back and says who is to move. The game model ([`super::game`]) only
+//! talks to [`Position`], so a second game costs one more variant here, not a second server.
+//!
+//! Squares are `(x, y)` with `y = 0` at the top (the Gomocup convention); a Connect Four move
+//! names a column, and [`Position::play`] answers with the square the disc landed on.
+
+use std::sync::Arc;
+
+use super::gomoku::Gomoku;
+use crate::{
+    board::Stone,
+    rules::{PatternTable, Rule},
+};
+
+/// A square, `(x, y)`.
+pub type Xy = (usize, usize);
+
+/// What a legal move did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Played {
+    /// The game goes on.
+    Continue,
+    /// The mover won: its winning line, in line order.
+    Won(Vec<Xy>),
+    /// Renju: black (a computer) played a forbidden square and loses.
+    Foul,
+    /// No move is left: a draw.
+    Draw,
+}
+
+/// Why a move was not played; the position is unchanged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// Outside the board.
+    OffBoard,
+    /// A stone is already there.
+    Occupied,
+    /// Renju: black may not play there.
+    Forbidden,
+}
+
+impl Refusal {
+    /// A sentence for the person who tried.
+    pub fn text(self) -> &'static str {
+        match self {
+            Refusal::OffBoard => "that square is outside the board",
+            Refusal::Occupied => "that square is already taken",
+            Refusal::Forbidden => "that square is forbidden for black under renju",
+        }
+    }
+}
+
+/// Which game, on which board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Variant {
+    /// Gomoku under `rule` on a `size`×`size` board.
+    Gomoku {
+        /// The rule.
+        rule: Rule,
+        /// Side length.
+        size: usize,
+    },
+}
+
+impl Variant {
+    /// `gomoku` or `connect4`, as the API names the game.
+    pub fn game_name(self) -> &'static str {
+        match self {
+            Variant::Gomoku { .. } => "gomoku",
+        }
+    }
+
+    /// Board width and height.
+    pub fn dimensions(self) -> (usize, usize) {
+        match self {
+            Variant::Gomoku { size, .. } => (size, size),
+        }
+    }
+
+    /// The rule's name (`freestyle`, `renju`, …; the game's name for games without rules).
+    pub fn rule_name(self) -> &'static str {
+        match self {
+            Variant::Gomoku { rule, .. } => rule.name(),
+        }
+    }
+}
+
+/// A position of one of the games.
+#[derive(Clone, Debug)]
+pub enum Position {
+    /// Gomoku.
+    Gomoku(Gomoku),
+}
+
+impl Position {
+    /// The empty board of `variant`; `table` must be the pattern table of a Gomoku variant's
+    /// rule. `None` for an unsupported size.
+    pub fn new(variant: Variant, table: Option<Arc<PatternTable>>) -> Option<Position> {
+        match variant {
+            Variant::Gomoku { size, rule } => {
+                let table = table.filter(|t| t.rule() == rule)?;
+                Gomoku::new(size, table).map(Position::Gomoku)
+            }
+        }
+    }
+
+    /// The colour to move (black moves first in every game).
+    pub fn side_to_move(&self) -> Stone {
+        match self {
+            Position::Gomoku(g) => g.side_to_move(),
+        }
+    }
+
+    /// Plays the side to move. `person`: a person's move, so a renju-forbidden square is
+    /// refused instead of losing. Returns the square taken and what the move did.
+    pub fn play(&mut self, x: i64, y: i64, person: bool) -> Result<(Xy, Played), Refusal> {
+        match self {
+            Position::Gomoku(g) => g.play(x, y, person).map(|p| ((x as usize, y as usize), p)),
+        }
+    }
+
+    /// Takes back the last move.
+    pub fn undo(&mut self) {
+        match self {
+            Position::Gomoku(g) => g.undo(),
+        }
+    }
+
+    /// Squares the side to move may not play although they are empty (renju's forbidden
+    /// points for black).
+    pub fn forbidden_points(&mut self) -> Vec<Xy> {
+        match self {
+            Position::Gomoku(g) => g.forbidden_points(),
+        }
+    }
+}
