@@ -118,6 +118,49 @@ pub struct Server {
     pub lobby: Lobby,
     /// Opening files loaded at start.
     pub openings: Openings,
+    /// Who can reach the server, for the page's invitation links.
+    pub reach: Reach,
+}
+
+/// Who can reach the server: only this machine (a loopback address), or other machines too,
+/// at the addresses this machine has on its networks.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Reach {
+    /// True when the server listens on a loopback address.
+    pub loopback_only: bool,
+    /// This machine's address on its main network (where other machines find it), if known.
+    pub addresses: Vec<String>,
+}
+
+impl Reach {
+    /// The reach of a server listening on `listen` (`HOST:PORT`).
+    pub fn of(listen: &str) -> Reach {
+        let host = listen.rsplit_once(':').map_or(listen, |(h, _)| h);
+        let host = host.trim_start_matches('[').trim_end_matches(']');
+        let ip: Option<std::net::IpAddr> = host.parse().ok();
+        let loopback_only = match ip {
+            Some(ip) => ip.is_loopback(),
+            None => host.eq_ignore_ascii_case("localhost"),
+        };
+        let addresses = match ip {
+            Some(ip) if ip.is_unspecified() => primary_address().into_iter().collect(),
+            Some(ip) if !ip.is_loopback() => vec![ip.to_string()],
+            _ => Vec::new(),
+        };
+        Reach {
+            loopback_only,
+            addresses,
+        }
+    }
+}
+
+/// The address this machine sends from on its default route: a UDP socket "connected" to a
+/// public address learns it without sending anything. `None` offline.
+fn primary_address() -> Option<String> {
+    let socket = std::net::UdpSocket::bind("0.0.0.0:0").ok()?;
+    socket.connect("192.0.2.1:9").ok()?;
+    let ip = socket.local_addr().ok()?.ip();
+    (!ip.is_unspecified() && !ip.is_loopback()).then(|| ip.to_string())
 }
 
 fn parse_body<'a, T: Deserialize<'a>>(body: &'a [u8]) -> Result<T, ApiError> {
@@ -190,6 +233,8 @@ impl Server {
             max_level: u8,
             engines: Vec<EngineInfo>,
             openings: Vec<OpeningFile>,
+            loopback_only: bool,
+            addresses: Vec<String>,
         }
         let context = self.lobby.context();
         Response::json(
@@ -221,6 +266,8 @@ impl Server {
                         count: lines.len(),
                     })
                     .collect(),
+                loopback_only: self.reach.loopback_only,
+                addresses: self.reach.addresses.clone(),
             },
         )
     }

@@ -271,6 +271,7 @@ pub fn build(options: &Options) -> anyhow::Result<Arc<Server>> {
     Ok(Arc::new(Server {
         lobby: Lobby::new(Arc::new(context), options.max_games),
         openings: load_openings(&options.openings)?,
+        reach: api::Reach::of(&options.listen),
     }))
 }
 
