@@ -28,6 +28,7 @@
     pollGeneration: 0,
     setup: null, // { request, stones: [[x, y]...] } while a position is set up by hand
     hover: null,
+    firstIsBlack: true, // at one screen: whether the first seat plays black
     errorTimer: null,
   };
   window.wuzi = state; // for the browser test and the curious
@@ -86,8 +87,7 @@
     if (state.tokens.length === 1 || !colour) {
       return state.tokens[0];
     }
-    const firstIsBlack = v.black.yours;
-    return (colour === "black") === firstIsBlack ? state.tokens[0] : state.tokens[1];
+    return (colour === "black") === state.firstIsBlack ? state.tokens[0] : state.tokens[1];
   }
 
   async function act(action, extra, colour) {
@@ -97,7 +97,7 @@
     }
     try {
       const view = await api("POST", `/api/games/${state.id}/${action}`, Object.assign({ seat }, extra || {}));
-      applyView(view);
+      applyView(view, seat);
     } catch (e) {
       showError(e.message);
     }
@@ -149,7 +149,7 @@
           return;
         }
         failures = 0;
-        applyView(view);
+        applyView(view, seat);
       } catch (e) {
         if (generation !== state.pollGeneration) {
           return;
@@ -167,12 +167,18 @@
     }
   }
 
-  function applyView(view) {
+  // `seat`: the secret the view was asked with; its `yours` flags say which colour that seat
+  // plays now (colours change with "swap colours").
+  function applyView(view, seat) {
     if (!view || view.id !== state.id) {
       return;
     }
     if (state.view && view.version < state.view.version) {
       return;
+    }
+    if (seat && state.tokens.length > 1) {
+      const seatIsBlack = !!view.black.yours;
+      state.firstIsBlack = seat === state.tokens[0] ? seatIsBlack : !seatIsBlack;
     }
     state.view = view;
     state.receivedAt = performance.now();
@@ -435,6 +441,10 @@
       title = `Hint: ${best}${t.done ? "" : " (thinking…)"}`;
     } else if (v.analysing) {
       title = "Analysis";
+    } else if (v.last_thinking && v.cursor > 0) {
+      t = v.last_thinking;
+      const who = v[t.by] ? v[t.by].name : "the computer";
+      title = `${capitalise(who)} played ${pvText([v.moves[v.cursor - 1]])}`;
     }
     pane.hidden = title === null;
     if (title === null) {

@@ -189,6 +189,12 @@ class BoardView {
       el("line", { x1: cx - 0.2, y1: cy - 0.2, x2: cx + 0.2, y2: cy + 0.2 }, g);
       el("line", { x1: cx - 0.2, y1: cy + 0.2, x2: cx + 0.2, y2: cy - 0.2 }, g);
     }
+    if (m.line && m.line.length > 1) {
+      // Under the stones: it shows between them and leaves their numbers readable.
+      const [x1, y1] = at(m.line[0][0], m.line[0][1]);
+      const [x2, y2] = at(m.line[m.line.length - 1][0], m.line[m.line.length - 1][1]);
+      el("line", { class: "win-line", x1, y1, x2, y2 }, layer);
+    }
     const winning = new Set((m.line || []).map(([x, y]) => `${x},${y}`));
     for (const s of m.stones) {
       const [cx, cy] = at(s.x, s.y);
@@ -221,11 +227,6 @@ class BoardView {
       } else {
         el("circle", { class: "last", cx, cy, r: 0.13 }, layer);
       }
-    }
-    if (m.line && m.line.length > 1) {
-      const [x1, y1] = at(m.line[0][0], m.line[0][1]);
-      const [x2, y2] = at(m.line[m.line.length - 1][0], m.line[m.line.length - 1][1]);
-      el("line", { class: "win-line", x1, y1, x2, y2 }, layer);
     }
     this.drawPv(m, 0.4);
     if (m.hint) {
