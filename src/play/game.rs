@@ -393,8 +393,9 @@ impl Game {
                     i + 1
                 )));
             }
-            let person = true;
-            match game.position.play(x as i64, y as i64, person) {
+            // Judged as a computer's move: a renju-forbidden square in a record (a brain's foul,
+            // as this server writes it) ends the game as a foul instead of refusing the record.
+            match game.position.play(x as i64, y as i64, false) {
                 Ok((at, played)) => {
                     game.history.push(Ply { at, ms: 0 });
                     if played != Played::Continue {
@@ -839,10 +840,11 @@ impl Game {
             let last = self.history[self.cursor - 1];
             self.position.undo();
             let mover = self.position.side_to_move();
-            let person = self.seats[self.seat_of_colour(mover)].player.is_person();
+            // Not as a person's move: a foul in the history (a brain's, or a record's) is
+            // replayed as the foul it was, whoever holds the seat now.
             match self
                 .position
-                .play(last.at.0 as i64, last.at.1 as i64, person)
+                .play(last.at.0 as i64, last.at.1 as i64, false)
             {
                 Ok((_, Played::Continue)) => {}
                 Ok((_, played)) => {
@@ -851,8 +853,8 @@ impl Game {
                     self.refresh();
                 }
                 Err(_) => {
-                    // Cannot happen: the move was legal before.
-                    self.rebuild_to(self.cursor - 1);
+                    // Cannot happen: the move was played before. The position lacks it now.
+                    self.cursor -= 1;
                 }
             }
         }
