@@ -126,15 +126,12 @@ fn strings(args: &[&str]) -> Vec<String> {
     args.iter().map(|s| s.to_string()).collect()
 }
 
-/// `--engine` words for the fake brain in `mode`.
-fn fake_engine(mode: &str, name: &str) -> Vec<String> {
-    strings(&[
-        "--engine",
-        "cmd=bash",
-        &format!("arg={FAKE}"),
-        &format!("arg={mode}"),
-        &format!("name={name}"),
-    ])
+/// `--engine` words for the bash script `script` with `args`, named `name`.
+fn brain(script: &str, args: &[&str], name: &str) -> Vec<String> {
+    let mut words = strings(&["--engine", "cmd=bash", &format!("arg={script}")]);
+    words.extend(args.iter().map(|a| format!("arg={a}")));
+    words.push(format!("name={name}"));
+    words
 }
 
 impl Server {
@@ -208,6 +205,42 @@ impl Server {
         let game = self.create(json!({ "rule": rule }));
         assert!(game.tokens.iter().all(Option::is_some), "{:?}", game.tokens);
         game
+    }
+}
+
+/// The fake brain through [`PID_BRAIN`], which leaves its process id in a file of its own.
+struct PidBrain {
+    file: std::path::PathBuf,
+}
+
+impl PidBrain {
+    fn new(tag: &str) -> PidBrain {
+        let name = format!("wuzi-play-{tag}-{}.pid", std::process::id());
+        let file = std::env::temp_dir().join(name);
+        let _ = std::fs::remove_file(&file);
+        PidBrain { file }
+    }
+
+    /// `--engine` words for it in `mode`, named as the mode.
+    fn engine(&self, mode: &str) -> Vec<String> {
+        let file = self.file.display().to_string();
+        brain(PID_BRAIN, &[&file, mode], mode)
+    }
+
+    /// Checks that the brain ran and is no longer running (killed and reaped).
+    fn assert_gone(&self) {
+        let pid = std::fs::read_to_string(&self.file).expect("the brain wrote its pid");
+        let pid: u32 = pid.trim().parse().expect("a pid");
+        if cfg!(target_os = "linux") {
+            let proc_dir = std::path::PathBuf::from(format!("/proc/{pid}"));
+            assert!(!proc_dir.exists(), "the brain {pid} still runs");
+        }
+    }
+}
+
+impl Drop for PidBrain {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.file);
     }
 }
 
@@ -791,10 +824,7 @@ fn records_save_and_reopen_as_psq_and_sgf() {
 fn a_brains_renju_foul_loses_and_its_record_reopens() {
     // The brain (black) builds (6,7) (7,7) and (8,6) (8,5), then plays the double three (8,7).
     let fouls = ["6,7", "7,7", "8,6", "8,5", "8,7"];
-    let mut args = strings(&["--engine", "cmd=bash", &format!("arg={LIST_BRAIN}")]);
-    args.extend(fouls.iter().map(|m| format!("arg={m}")));
-    args.push("name=list".to_string());
-    let server = Server::start(&args);
+    let server = Server::start(&brain(LIST_BRAIN, &fouls, "list"));
     let game = server.create(json!({
         "rule": "renju",
         "players": [{"kind": "engine", "engine": 0, "time_ms": 1000}, {"kind": "local"}],
@@ -831,8 +861,9 @@ fn a_brains_renju_foul_loses_and_its_record_reopens() {
 
 #[test]
 fn crashing_and_babbling_brains_lose_and_the_server_goes_on() {
-    let mut args = fake_engine("crash", "crash");
-    args.extend(fake_engine("garbage", "babble"));
+    let babble = PidBrain::new("garbage");
+    let mut args = brain(FAKE, &["crash"], "crash");
+    args.extend(babble.engine("garbage"));
     let server = Server::start(&args);
     let (_, info) = server.get("/api/info");
     let names: Vec<&str> = info["engines"]
@@ -841,7 +872,7 @@ fn crashing_and_babbling_brains_lose_and_the_server_goes_on() {
         .iter()
         .filter_map(|e| e["name"].as_str())
         .collect();
-    assert_eq!(names, ["crash", "babble"]);
+    assert_eq!(names, ["crash", "garbage"]);
 
     let engine = |index: usize| json!({"kind": "engine", "engine": index, "time_ms": 500});
     let local = json!({"kind": "local"});
@@ -857,6 +888,7 @@ fn crashing_and_babbling_brains_lose_and_the_server_goes_on() {
         assert_eq!(view["black"]["kind"], "engine");
         assert!(board(&view).is_empty(), "{view}");
     }
+    babble.assert_gone();
     // Against a person who moves first; for the next round the crashed brain is started again.
     let game = server.create(json!({"players": [local, engine(0)]}));
     let me = game.token(0);
@@ -878,28 +910,14 @@ fn crashing_and_babbling_brains_lose_and_the_server_goes_on() {
 
 #[test]
 fn hanging_brain_loses_on_time_and_is_killed() {
-    let pid_file = std::env::temp_dir().join(format!("wuzi-play-hang-{}.pid", std::process::id()));
-    let _ = std::fs::remove_file(&pid_file);
-    let server = Server::start(&strings(&[
-        "--engine",
-        "cmd=bash",
-        &format!("arg={PID_BRAIN}"),
-        &format!("arg={}", pid_file.display()),
-        "arg=hang",
-        "name=hang",
-    ]));
+    let brain = PidBrain::new("hang");
+    let server = Server::start(&brain.engine("hang"));
     let game = server.create(json!({
         "players": [{"kind": "engine", "engine": 0, "time_ms": 100}, {"kind": "local"}],
     }));
     let view = game.wait_result();
     assert_result(&view, Some("white"), "time forfeit");
-    let pid = std::fs::read_to_string(&pid_file).expect("the brain wrote its pid");
-    let _ = std::fs::remove_file(&pid_file);
-    let pid: u32 = pid.trim().parse().expect("a pid");
-    if cfg!(target_os = "linux") {
-        let proc_dir = std::path::PathBuf::from(format!("/proc/{pid}"));
-        assert!(!proc_dir.exists(), "the hanging brain {pid} still runs");
-    }
+    brain.assert_gone();
 }
 
 #[test]

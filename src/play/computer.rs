@@ -358,16 +358,24 @@ impl Worker {
         match outcome {
             Ok(answer) => match parse_move(&answer.line) {
                 Some((x, y)) => cell.update(|g, now| g.computer_moved(epoch, x, y, None, now)),
-                None => cell.update(|g, now| g.computer_garbage(epoch, &answer.line, now)),
+                None => {
+                    self.end_engine();
+                    cell.update(|g, now| g.computer_garbage(epoch, &answer.line, now))
+                }
             },
             Err(failure) => {
-                if let Some(mut e) = self.engine.take() {
-                    e.kill();
-                }
-                self.started = None;
+                self.end_engine();
                 cell.update(|g, now| g.computer_failed(epoch, failure, now));
             }
         }
+    }
+
+    /// Kills and reaps the brain after a failure; the next move starts it again.
+    fn end_engine(&mut self) {
+        if let Some(mut e) = self.engine.take() {
+            e.kill();
+        }
+        self.started = None;
     }
 
     /// The running brain, started (and sent `START`) for this game if needed.
