@@ -272,6 +272,8 @@ pub struct Game {
     chat: VecDeque<(String, String)>,
     log: VecDeque<String>,
     thinking: Option<Thinking>,
+    /// What the computer that made the last move thought of it.
+    last_thinking: Option<Thinking>,
     hint: Option<(u64, Thinking)>,
     analysis: Option<Thinking>,
     analysing: bool,
@@ -350,6 +352,7 @@ impl Game {
             chat: VecDeque::new(),
             log: VecDeque::new(),
             thinking: None,
+            last_thinking: None,
             hint: None,
             analysis: None,
             analysing: false,
@@ -586,6 +589,7 @@ impl Game {
             t.halt();
         }
         self.thinking = None;
+        self.last_thinking = None;
         self.hint = None;
         self.analysis = None;
     }
@@ -1179,6 +1183,7 @@ impl Game {
         self.move_task = None;
         let mover = self.position.side_to_move();
         self.last_score[mover.index()] = score;
+        let thought = self.thinking.take();
         if let Err(r) = self.apply(x, y, false, now) {
             let reason = match r {
                 Refusal::Occupied => Reason::Occupied,
@@ -1191,6 +1196,7 @@ impl Game {
                 Vec::new(),
             );
         }
+        self.last_thinking = thought;
         self.touch(now);
     }
 
@@ -1365,6 +1371,7 @@ impl Game {
                 from: colour_name(from),
             }),
             thinking: self.thinking.clone(),
+            last_thinking: self.last_thinking.clone(),
             hint: self.hint.as_ref().map(|(_, h)| h.clone()),
             analysis: self.analysis.clone(),
             chat: self
@@ -1489,6 +1496,8 @@ pub struct GameView {
     pub request: Option<RequestView>,
     /// What the computer to move is thinking.
     pub thinking: Option<Thinking>,
+    /// What the computer that made the last move thought when it played it.
+    pub last_thinking: Option<Thinking>,
     /// The last hint for this position.
     pub hint: Option<Thinking>,
     /// The analysis of this position.

@@ -234,12 +234,12 @@
       for (const id of ["controls", "help", "records"]) {
         $(id).hidden = true;
       }
-      for (const id of ["thinking", "invite", "chat", "request", "paused"]) {
+      for (const id of ["thinking", "invite", "chat", "request", "paused", "players", "moves-pane", "log-pane"]) {
         $(id).hidden = true;
       }
       return;
     }
-    for (const id of ["controls", "help", "records"]) {
+    for (const id of ["controls", "help", "records", "players", "moves-pane", "log-pane"]) {
       $(id).hidden = false;
     }
     document.body.classList.toggle("connect4", v.game === "connect4");
@@ -587,7 +587,7 @@
   function renderSetup() {
     const s = state.setup;
     $("setup-bar").hidden = false;
-    for (const id of ["controls", "help", "records", "thinking", "invite", "chat", "request", "paused"]) {
+    for (const id of ["controls", "help", "records", "thinking", "invite", "chat", "request", "paused", "players", "moves-pane", "log-pane"]) {
       $(id).hidden = true;
     }
     const stones = s.stones.map(([x, y], i) => ({ x, y, colour: colourAt(i), n: i + 1 }));
