@@ -964,3 +964,43 @@ fn wuzi_replies_through_the_long_poll() {
     let view = game.wait_for(Some(me), "hint", |v| v["hint"]["done"] == true);
     assert!(!squares(&view["hint"]["pv"]).is_empty(), "{view}");
 }
+
+#[test]
+fn a_game_between_two_computers_is_hosted_by_its_creator() {
+    let server = Server::start(&[]);
+    let wuzi = json!({"kind": "wuzi", "level": 1, "time_ms": 50});
+    let game = server.create(json!({ "players": [wuzi, wuzi] }));
+    // Both secrets go to the creator, as the host's.
+    let host = game.token(0).to_string();
+    assert!(game.tokens[1].is_some());
+    let view = game.wait_for(Some(&host), "three moves", |v| cursor(v) >= 3);
+    assert_eq!(
+        (&view["host"], &view["you"]),
+        (&json!(true), &Value::Null),
+        "{view}"
+    );
+    assert_eq!(game.view(None)["host"], json!(false));
+    // The host moves for neither computer, resigns for neither and offers no draw.
+    let free = (0..15)
+        .flat_map(|x| (0..15).map(move |y| (x, y)))
+        .find(|s| !board(&view).contains(s))
+        .expect("a free square");
+    assert_eq!(
+        game.act(&host, "move", json!({"x": free.0, "y": free.1})).0,
+        403
+    );
+    assert_eq!(game.act(&host, "resign", json!({})).0, 403);
+    assert_eq!(game.act(&host, "request", json!({"kind": "draw"})).0, 403);
+    // Undo goes back one move and waits for the host to let the computer play.
+    let view = game.ok(&host, "undo", json!({}));
+    let history = view["moves"].as_array().map_or(0, Vec::len);
+    assert_eq!(cursor(&view) + 1, history, "{view}");
+    assert_eq!(view["paused"], json!(true), "{view}");
+    let paused_at = cursor(&view);
+    assert_eq!(cursor(&game.view(None)), paused_at);
+    game.ok(&host, "resume", json!({}));
+    game.wait_for(Some(&host), "the game to go on", |v| cursor(v) > paused_at);
+    // A new round starts from the empty board at once.
+    let view = game.ok(&host, "request", json!({"kind": "new_game_swapped"}));
+    assert_eq!(view["round"], json!(1), "{view}");
+}

@@ -276,6 +276,8 @@ impl Server {
         let req: CreateRequest = parse_body(body)?;
         let setup = self.setup(req)?;
         let persons: Vec<bool> = setup.players.iter().map(Player::is_person).collect();
+        // A game between two computers gives its creator the seats' secrets as the host's.
+        let computers_only = !persons.iter().any(|&p| p);
         let black = setup.black_seat;
         let (cell, tokens) = self.lobby.create(setup)?;
         #[derive(Serialize)]
@@ -291,7 +293,7 @@ impl Server {
         let id = cell.read(|g| g.id().to_string());
         let seats = (0..2)
             .map(|s| SeatToken {
-                token: persons[s].then(|| tokens[s].clone()),
+                token: (persons[s] || computers_only).then(|| tokens[s].clone()),
                 colour: if s == black { "black" } else { "white" },
             })
             .collect();

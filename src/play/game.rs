@@ -9,7 +9,8 @@
 //! (a "new game with colours swapped" flips it). A seat is a person at this screen
 //! ([`Player::Local`]), a person on another machine ([`Player::Remote`], who gets the seat's
 //! secret through the invitation link), wuzi, or a Gomocup brain. Every seat has a secret;
-//! the computers' are never handed out. Whoever knows the game's id may watch.
+//! the computers' go out only in a game between two computers, to its creator, who hosts
+//! it with them (undo, redo, move now, hints; no moves). Whoever knows the game's id may watch.
 //!
 //! Consent: in a network game (a remote seat and a person on the other seat) a takeback, a
 //! draw and a new game are requests that the other person accepts or declines. Against a
@@ -538,12 +539,34 @@ impl Game {
     }
 
     /// The seat of a person holding `token`; 403 for spectators and unknown secrets, and for
-    /// the secrets of computer seats (never handed out, but checked all the same).
+    /// the secrets of computer seats (handed out only as a host's, see [`Game::host`]).
     fn person(&self, token: &str) -> Result<usize, ApiError> {
         match self.seat_of(token) {
             Some(s) if self.seats[s].player.is_person() => Ok(s),
             _ => Err(ApiError::forbidden("only the game's players may do that")),
         }
+    }
+
+    /// True when both seats are computers: their secrets then go to the game's creator, who
+    /// hosts the game with them (undo, redo, move now, hints, analysis, new rounds), but moves,
+    /// resigns, offers draws and chats for neither.
+    pub fn computers_only(&self) -> bool {
+        self.seats.iter().all(|s| !s.player.is_person())
+    }
+
+    /// The seat of a person holding `token`, or of a computer when the game has only computers
+    /// (its host); 403 otherwise.
+    fn host(&self, token: &str) -> Result<usize, ApiError> {
+        match self.seat_of(token) {
+            Some(s) if self.seats[s].player.is_person() || self.computers_only() => Ok(s),
+            _ => Err(ApiError::forbidden("only the game's players may do that")),
+        }
+    }
+
+    /// True when undo and redo go one move at a time: two people at one screen, or a host
+    /// watching two computers.
+    fn one_move_at_a_time(&self) -> bool {
+        self.seats.iter().all(|s| s.player.is_person()) || self.computers_only()
     }
 
     /// True when the two seats are people on different machines.
@@ -775,7 +798,7 @@ impl Game {
     /// Checks that the holder of `token` may change the moves without asking (not a network
     /// game); returns their seat.
     fn unilateral(&self, token: &str) -> Result<usize, ApiError> {
-        let seat = self.person(token)?;
+        let seat = self.host(token)?;
         if self.is_network() {
             return Err(ApiError::conflict(
                 "in a network game the other player must agree: send a takeback request",
@@ -788,7 +811,7 @@ impl Game {
     /// screen: the last move).
     pub fn undo(&mut self, token: &str, now: Instant) -> Result<(), ApiError> {
         let seat = self.unilateral(token)?;
-        let target = if self.seats.iter().all(|s| s.player.is_person()) {
+        let target = if self.one_move_at_a_time() {
             (self.cursor > self.start_len).then(|| self.cursor - 1)
         } else {
             self.takeback_target(self.colour_of_seat(seat))
@@ -810,7 +833,7 @@ impl Game {
         }
         let colour = self.colour_of_seat(seat);
         let mut n = self.cursor + 1;
-        if !self.seats.iter().all(|s| s.player.is_person()) {
+        if !self.one_move_at_a_time() {
             // Forward to the next position where this person is to move, if the history has it.
             while n < self.history.len() && self.colour_after(n) != colour {
                 n += 1;
@@ -866,7 +889,7 @@ impl Game {
 
     /// Lets the computer to move play after an undo or a jump.
     pub fn resume(&mut self, token: &str, now: Instant) -> Result<(), ApiError> {
-        self.person(token)?;
+        self.host(token)?;
         if !self.paused {
             return Err(ApiError::conflict("the game is not paused"));
         }
@@ -908,7 +931,10 @@ impl Game {
         kind: RequestKind,
         now: Instant,
     ) -> Result<(), ApiError> {
-        let seat = self.person(token)?;
+        let seat = match kind {
+            RequestKind::NewGame | RequestKind::NewGameSwapped => self.host(token)?,
+            RequestKind::Takeback | RequestKind::Draw => self.person(token)?,
+        };
         let colour = self.colour_of_seat(seat);
         match kind {
             RequestKind::Takeback if self.takeback_target(colour).is_none() => {
@@ -1045,7 +1071,7 @@ impl Game {
 
     /// "Move now": the computer to move plays its best move so far.
     pub fn move_now(&mut self, token: &str, now: Instant) -> Result<(), ApiError> {
-        self.person(token)?;
+        self.host(token)?;
         match &self.move_task {
             Some(t) => {
                 t.halt();
@@ -1058,7 +1084,7 @@ impl Game {
 
     /// Switches the analysis mode on or off (games without a remote person).
     pub fn set_analysis(&mut self, token: &str, on: bool, now: Instant) -> Result<(), ApiError> {
-        self.person(token)?;
+        self.host(token)?;
         if on && !self.assistance_allowed() {
             return Err(ApiError::forbidden("no analysis in a network game"));
         }
@@ -1080,7 +1106,7 @@ impl Game {
 
     /// Checks that a hint may be asked for now; returns the epoch the hint belongs to.
     pub fn check_hint(&self, token: &str) -> Result<u64, ApiError> {
-        self.person(token)?;
+        self.host(token)?;
         if !self.assistance_allowed() {
             return Err(ApiError::forbidden("no hints in a network game"));
         }
@@ -1355,6 +1381,7 @@ impl Game {
             black: seat_view(Stone::Black),
             white: seat_view(Stone::White),
             you: if both { Some("both") } else { colour_of },
+            host: token.map_or(false, |t| self.host(t).is_ok()),
             network: self.is_network(),
             assistance: self.assistance_allowed(),
             clock: ClockView {
@@ -1478,6 +1505,9 @@ pub struct GameView {
     pub white: SeatView,
     /// The viewer's colour (`black`, `white`, `both` at one screen; none for spectators).
     pub you: Option<&'static str>,
+    /// True when the viewer may undo, redo, stop a computer, ask for hints and start new
+    /// rounds: a player, or the host of a game between two computers.
+    pub host: bool,
     /// True for a game between two machines.
     pub network: bool,
     /// True when hints and analysis are allowed.

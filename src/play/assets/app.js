@@ -205,6 +205,11 @@
     return myColours().length > 0;
   }
 
+  // A player, or the host of a game between two computers.
+  function isHost() {
+    return !!(state.view && state.view.host);
+  }
+
   function canMove() {
     const v = state.view;
     return !!(v && v.to_move && myColours().includes(v.to_move) && v[v.to_move].kind !== "wuzi" && v[v.to_move].kind !== "engine");
@@ -374,6 +379,7 @@
   function renderButtons() {
     const v = state.view;
     const player = isPlayer();
+    const host = isHost();
     const over = !!v.result;
     const thinking = v.black.thinking || v.white.thinking;
     const set = (id, enabled, visible) => {
@@ -382,23 +388,23 @@
         $(id).hidden = !visible;
       }
     };
-    set("undo", player && !v.network && v.cursor > v.start, !v.network);
-    set("redo", player && !v.network && v.cursor < v.moves.length, !v.network);
+    set("undo", host && !v.network && v.cursor > v.start, !v.network);
+    set("redo", host && !v.network && v.cursor < v.moves.length, !v.network);
     set("takeback", player && v.cursor > v.start && !v.request, v.network);
-    set("move-now", player && thinking, true);
+    set("move-now", host && thinking, true);
     set("resign", player && !over);
     set("draw", player && !over && !v.request);
-    set("rematch", player && !v.request);
-    set("swap", player && !v.request);
+    set("rematch", host && !v.request);
+    set("swap", host && !v.request);
     $("rematch").textContent = v.network ? "Ask for a new round" : "New round";
     $("swap").textContent = v.network ? "Ask to swap colours" : "Swap colours";
     $("draw").textContent = v.network || v.black.kind !== "local" || v.white.kind !== "local" ? "Offer draw" : "Agree draw";
-    const assist = player && v.assistance;
+    const assist = host && v.assistance;
     $("help").hidden = !assist;
     set("hint", assist && !over);
     $("analysis").checked = v.analysing;
     $("analysis").disabled = !assist;
-    $("paused").hidden = !(player && v.paused && !v.analysing && !over);
+    $("paused").hidden = !(host && v.paused && !v.analysing && !over);
   }
 
   function describeThinking(t) {
@@ -490,7 +496,7 @@
         li.classList.add("future");
       }
       li.addEventListener("click", () => {
-        if (!v.network && isPlayer()) {
+        if (!v.network && isHost()) {
           act("goto", { ply: Math.max(0, i + 1 - v.start) });
         }
       });
@@ -782,6 +788,14 @@
     });
     if (invite) {
       localStorage.setItem(`wuzi-invite-${created.id}`, invite);
+    }
+    if (local.length === 0 && !invite) {
+      // Two computers: their secrets make this screen the game's host.
+      for (const seat of created.seats) {
+        if (seat.token) {
+          local.push(seat.token);
+        }
+      }
     }
     state.setup = null;
     openGame(created.id, local);
