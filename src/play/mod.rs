@@ -110,7 +110,7 @@ pub const DEFAULT_LISTEN: &str = "127.0.0.1:8080";
 /// Default number of games held.
 pub const DEFAULT_MAX_GAMES: usize = 64;
 /// Default hash table per game, in MiB.
-pub const DEFAULT_HASH_MB: usize = 32;
+pub const DEFAULT_HASH_MB: usize = 16;
 
 /// `pbrain-wuzi play --help`.
 pub const HELP: &str = "\
@@ -133,7 +133,7 @@ OPTIONS:
                          c-gomoku-cli positions, one per line); may be repeated
     --records DIR        write every finished game there (PSQ and SGF)
     --threads N          search threads shared by the games (default: all cores)
-    --hash MB            hash table per game for wuzi (default 32)
+    --hash MB            hash table per game for wuzi (default 16; 64 games: 1 GiB)
     --max-games N        games held at once (default 64; idle games expire)
     -h, --help           this text
 ";
