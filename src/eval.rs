@@ -7,7 +7,7 @@
 //! [`crate::rules::EVAL_COMBO`]) and were fitted to a stronger engine's search scores
 //! (tests/tune.rs).
 
-use crate::{board::Board, search::Score};
+use crate::{board::Board, score::Score};
 
 /// The evaluation of `board` for the side to move.
 pub fn evaluate(board: &Board) -> Score {

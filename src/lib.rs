@@ -18,6 +18,7 @@
 //! - [`board`]: padded board, incremental line patterns, threat counts, Zobrist key.
 //! - [`rules`]: every difference between freestyle, exact five, renju and caro.
 //! - [`movegen`], [`eval`], [`search`], [`tt`], [`time`]: the engine.
+//! - [`score`]: search scores and mate distances, shared by the evaluation, the table and the search.
 //! - [`vcf`], [`vct`]: threat searches (continuous fours; fours and open threes) used at the root.
 //! - [`bench`]: the deterministic node-count signature.
 //! - [`arena`]: engine-vs-engine matches (`pbrain-wuzi match`).
@@ -33,6 +34,7 @@ pub mod movegen;
 pub mod play;
 pub mod protocol;
 pub mod rules;
+pub mod score;
 pub mod search;
 pub mod session;
 pub mod time;
