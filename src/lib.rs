@@ -23,12 +23,15 @@
 //! - [`bench`]: the deterministic node-count signature.
 //! - [`arena`]: engine-vs-engine matches (`pbrain-wuzi match`).
 //! - [`compare`]: the classic search-algorithm table (`pbrain-wuzi compare`).
+//! - [`connect4`]: Connect Four: bitboard position, exact solver, opening book, computer player
+//!   (`pbrain-wuzi connect4`).
 //! - [`play`]: the board page (`pbrain-wuzi play`): a web server, the games and the players.
 
 pub mod arena;
 pub mod bench;
 pub mod board;
 pub mod compare;
+pub mod connect4;
 pub mod eval;
 pub mod movegen;
 pub mod play;

@@ -12,6 +12,7 @@ usage: pbrain-wuzi            run as a Gomocup / Piskvork brain on stdin/stdout
        pbrain-wuzi match …    engine-vs-engine arena (pbrain-wuzi match --help)
        pbrain-wuzi compare …  classic search algorithms compared (pbrain-wuzi compare --help)
        pbrain-wuzi play …     the board page in the browser (pbrain-wuzi play --help)
+       pbrain-wuzi connect4 … Connect Four solver, benchmark and book (pbrain-wuzi connect4 --help)
        pbrain-wuzi bench [D] [T]  bench positions on T threads (default 1) to depth D (default";
 
 fn main() -> anyhow::Result<()> {
@@ -52,6 +53,7 @@ fn main() -> anyhow::Result<()> {
         Some("match") => wuzi::arena::main(&args[1..]),
         Some("compare") => wuzi::compare::main(&args[1..]),
         Some("play") => wuzi::play::main(&args[1..]),
+        Some("connect4") => wuzi::connect4::main(&args[1..]),
         Some("help" | "-h" | "--help") => {
             let stdout = io::stdout();
             let mut out = stdout.lock();

@@ -1,0 +1,796 @@
+//! The exact solver: negamax alpha-beta with null windows around the score, after Pascal Pons'
+//! "Solving Connect 4", plus what makes it search fewer nodes than his.
+//!
+//! Scores are Pons' convention on any size: 0 for a draw; if the side to move wins, one plus
+//! the discs it still holds after its winning disc (`(cells + 1 - n) / 2` for a win with the
+//! disc played when `n` discs are down: 22 − its discs on 7×6); the negative if it loses.
+//! On boards with an odd number of cells the first player holds one disc more than the second,
+//! and the formula gives 1 to a win with either player's last disc.
+//!
+//! At every node, before any child is searched:
+//! - the opponent's immediate threats force the reply or lose at once, and a move under an
+//!   opponent's threat is never tried (Pons);
+//! - the score is bounded by the earliest possible win of either side (Pons) and by whether a
+//!   side can still make any four at all (a side without a possible four cannot win: its best
+//!   is a draw), which settles many endgames without a search;
+//! - the table is probed with a key shared by a position and its mirror image while few discs
+//!   are down (transpositions across the symmetry), both bounds are kept, and the child moves
+//!   are probed before they are searched (an enhanced transposition cut-off);
+//! - moves are tried in order: the table's best column, then the moves making the most new
+//!   threats (cells where a disc would complete a four), weighing threats a disc could soon be
+//!   played on, then the centre first.
+//!
+//! [`Solver::solve`] narrows the score with null-window searches as Pons does (testing the
+//! extremes first: short wins are cheap to prove); a weak solve asks only "win, draw or loss".
+//! A search can be stopped by a flag or a deadline; what it stored until then stays valid.
+
+use std::{
+    sync::atomic::{AtomicBool, Ordering},
+    time::Instant,
+};
+
+use super::{
+    bits::{self, with_geometry, Geometry},
+    book::Book,
+    table::{Table, NO_LOWER, NO_UPPER},
+    Position,
+};
+
+/// Positions with at most this many discs share their key with their mirror image.
+const SYMMETRY_PLY: u32 = 18;
+/// Enhanced transposition cut-offs where at least this many moves are left.
+const ETC_MOVES_LEFT: i32 = 14;
+/// Nodes between two looks at the clock and the stop flag.
+const CHECK_EVERY: u64 = 4096;
+/// Default largest table: 2^22 buckets, 64 MiB.
+pub const DEFAULT_TABLE_BITS: u32 = 22;
+
+/// How much of the score to find.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// The exact score.
+    Strong,
+    /// Only its sign: 1 win, 0 draw, -1 loss.
+    Weak,
+}
+
+/// When to give up.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Limits<'a> {
+    /// Stop at this instant.
+    pub deadline: Option<Instant>,
+    /// Stop when this becomes true.
+    pub stop: Option<&'a AtomicBool>,
+}
+
+impl Limits<'_> {
+    /// No limit.
+    pub fn none() -> Limits<'static> {
+        Limits::default()
+    }
+}
+
+/// A solver: its transposition table, kept between calls on the same board size (solving the
+/// next move of a game reuses the previous move's work), and counters.
+pub struct Solver {
+    knobs: Knobs,
+    table: Table,
+    bucket_bits: u32,
+    nodes: u64,
+    use_book: bool,
+}
+
+impl Default for Solver {
+    fn default() -> Self {
+        Solver::new(DEFAULT_TABLE_BITS)
+    }
+}
+
+/// The bitboard position the search works on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Node {
+    /// The side to move's discs.
+    pub current: u64,
+    /// Every disc.
+    pub mask: u64,
+    /// Discs on the board.
+    pub moves: u32,
+}
+
+impl Node {
+    #[inline(always)]
+    pub(crate) fn play(self, bit: u64) -> Node {
+        Node {
+            current: self.current ^ self.mask,
+            mask: self.mask | bit,
+            moves: self.moves + 1,
+        }
+    }
+
+    #[inline(always)]
+    pub(crate) fn key(self) -> u64 {
+        self.current + self.mask
+    }
+
+    pub(crate) fn of(pos: &Position) -> Node {
+        let (current, mask) = pos.bits();
+        Node {
+            current,
+            mask,
+            moves: pos.moves_played() as u32,
+        }
+    }
+
+    /// The position after the side to move plays `col` (legal).
+    pub(crate) fn play_column<G: Geometry>(self, g: G, col: u32) -> Node {
+        self.play(bits::playable(g, self.mask) & g.column(col))
+    }
+
+    /// True if the side to move wins by playing `col` (legal).
+    pub(crate) fn wins_with<G: Geometry>(self, g: G, col: u32) -> bool {
+        bits::winning_cells(g, self.current, self.mask)
+            & bits::playable(g, self.mask)
+            & g.column(col)
+            != 0
+    }
+
+    /// True if the side to move has a winning move.
+    pub(crate) fn can_win_now<G: Geometry>(self, g: G) -> bool {
+        bits::winning_cells(g, self.current, self.mask) & bits::playable(g, self.mask) != 0
+    }
+}
+
+/// The score of winning with the next disc when `moves` discs are down.
+pub fn win_now_score(cells: u32, moves: u32) -> i32 {
+    (cells as i32 + 1 - moves as i32) / 2
+}
+
+/// The number of its own discs, this one included, the side to move needs to win with `score`
+/// (> 0) when `moves` discs are down; for a loss (`score < 0`), the discs the opponent needs.
+pub fn discs_to_end(cells: u32, moves: u32, score: i32) -> u32 {
+    let (cells, moves) = (cells as i32, moves as i32);
+    // The disc that ends the game is played when `m` discs are down, `m` of the right parity
+    // with `(cells + 1 - m) / 2 == |score|`.
+    let parity = if score > 0 {
+        moves % 2
+    } else {
+        (moves + 1) % 2
+    };
+    let s = score.abs();
+    let mut m = cells + 1 - 2 * s;
+    if m.rem_euclid(2) != parity {
+        m -= 1;
+    }
+    let first = if score > 0 { moves } else { moves + 1 };
+    ((m - first) / 2 + 1).max(1) as u32
+}
+
+impl Solver {
+    /// A solver whose table grows to at most `2^table_bits` buckets of 16 bytes (22: 64 MiB).
+    pub fn new(table_bits: u32) -> Solver {
+        Solver {
+            knobs: Knobs {
+                sym: knob("C4_SYM", SYMMETRY_PLY as i64) as u32,
+                etc: knob("C4_ETC", ETC_MOVES_LEFT as i64) as i32,
+                stat: knob("C4_STATIC", 1) != 0,
+                order: knob("C4_ORDER", 0) as u32,
+                narrow: knob("C4_NARROW", 0) as u32,
+                claimeven: knob("C4_CLAIMEVEN", 1) != 0,
+                stat_from: knob("C4_STATFROM", 0) as i32,
+            },
+            table: Table::new(table_bits, 0),
+            bucket_bits: table_bits,
+            nodes: 0,
+            use_book: true,
+        }
+    }
+
+    /// Whether the embedded opening book answers positions it holds (on by default).
+    pub fn set_book(&mut self, on: bool) {
+        self.use_book = on;
+    }
+
+    /// Nodes searched since the last [`Solver::reset`].
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Empties the table and the node count.
+    pub fn reset(&mut self) {
+        self.table.clear();
+        self.nodes = 0;
+    }
+
+    /// Bytes of table.
+    pub fn table_bytes(&self) -> usize {
+        self.table.bytes()
+    }
+
+    /// Makes the table fit a `width`×`height` board (done by every search; call it first to
+    /// keep the table's allocation out of a timed search).
+    pub fn prepare(&mut self, width: usize, height: usize) {
+        let key_bits = (width * (height + 1)) as u32;
+        if self.table.key_bits() != key_bits {
+            self.table = Table::new(self.bucket_bits, key_bits);
+        }
+    }
+
+    fn book(&self, width: usize, height: usize) -> Option<&'static Book> {
+        if self.use_book {
+            Book::embedded(width, height)
+        } else {
+            None
+        }
+    }
+
+    /// The score of `pos` for the side to move, or `None` if the limits stopped the search.
+    /// A finished game scores as a draw or as the loss it is for the side to move.
+    pub fn solve(&mut self, pos: &Position, mode: Mode, limits: Limits<'_>) -> Option<i32> {
+        self.prepare(pos.width(), pos.height());
+        let book = self.book(pos.width(), pos.height());
+        let node = Node::of(pos);
+        let done = match pos.outcome() {
+            super::Outcome::Won(_) => Some(-win_now_score(
+                pos.width() as u32 * pos.height() as u32,
+                node.moves - 1,
+            )),
+            super::Outcome::Draw => Some(0),
+            super::Outcome::Ongoing => None,
+        };
+        if let Some(score) = done {
+            return Some(match mode {
+                Mode::Strong => score,
+                Mode::Weak => score.signum(),
+            });
+        }
+        with_geometry!(pos.width(), pos.height(), |g| {
+            let mut search = Search::new(g, self, book, limits);
+            let score = search.solve(node, mode);
+            search.finish();
+            score
+        })
+    }
+
+    /// The score of playing each column (`None` for a full column, or where the limits
+    /// stopped the search), from the side to move's view. Columns are solved centre first.
+    pub fn move_scores(
+        &mut self,
+        pos: &Position,
+        mode: Mode,
+        limits: Limits<'_>,
+    ) -> Vec<Option<i32>> {
+        self.prepare(pos.width(), pos.height());
+        let book = self.book(pos.width(), pos.height());
+        let node = Node::of(pos);
+        let mut scores = vec![None; pos.width()];
+        with_geometry!(pos.width(), pos.height(), |g| {
+            let mut search = Search::new(g, self, book, limits);
+            for col in centre_order(g.width()) {
+                if !pos.can_play(col as usize) {
+                    continue;
+                }
+                scores[col as usize] = search.move_score(node, col, mode);
+                if search.aborted {
+                    break;
+                }
+            }
+            search.finish();
+        });
+        scores
+    }
+
+    /// A best column for the side to move and its score, or `None` if the game is over or the
+    /// limits stopped the search. Among equal moves the one nearest the centre.
+    pub fn best_move(
+        &mut self,
+        pos: &Position,
+        mode: Mode,
+        limits: Limits<'_>,
+    ) -> Option<(usize, i32)> {
+        if pos.outcome() != super::Outcome::Ongoing {
+            return None;
+        }
+        self.prepare(pos.width(), pos.height());
+        let book = self.book(pos.width(), pos.height());
+        let node = Node::of(pos);
+        with_geometry!(pos.width(), pos.height(), |g| {
+            let mut search = Search::new(g, self, book, limits);
+            let found = search.best_move(node, mode);
+            search.finish();
+            found.map(|(c, s)| (c as usize, s))
+        })
+    }
+}
+
+/// Columns from the centre outwards, the left one first among two at the same distance.
+pub(crate) fn centre_order(width: u32) -> Vec<u32> {
+    let mut cols: Vec<u32> = (0..width).collect();
+    cols.sort_by_key(|&c| ((2 * c as i32 - (width as i32 - 1)).abs(), c));
+    cols
+}
+
+/// One call's search: the geometry, the table and the limits.
+pub(crate) struct Search<'a, G: Geometry> {
+    g: G,
+    table: &'a mut Table,
+    nodes: u64,
+    total_nodes: &'a mut u64,
+    book: Option<&'static Book>,
+    deadline: Option<Instant>,
+    stop: Option<&'a AtomicBool>,
+    pub aborted: bool,
+    order: [u32; bits::MAX_WIDTH],
+    cells: i32,
+    knobs: Knobs,
+    even_rows: u64,
+    /// Cells in rows of the parity of `height` (0 = bottom row): a column with an even number
+    /// of empty cells has its lowest empty cell in such a row.
+    parity_rows: u64,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Knobs {
+    sym: u32,
+    etc: i32,
+    stat: bool,
+    order: u32,
+    narrow: u32,
+    claimeven: bool,
+    stat_from: i32,
+}
+
+fn knob(name: &str, default: i64) -> i64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+impl<'a, G: Geometry> Search<'a, G> {
+    fn new(
+        g: G,
+        solver: &'a mut Solver,
+        book: Option<&'static Book>,
+        limits: Limits<'a>,
+    ) -> Search<'a, G> {
+        let mut order = [0; bits::MAX_WIDTH];
+        for (slot, col) in order.iter_mut().zip(centre_order(g.width())) {
+            *slot = col;
+        }
+        Search {
+            g,
+            table: &mut solver.table,
+            nodes: 0,
+            total_nodes: &mut solver.nodes,
+            book,
+            deadline: limits.deadline,
+            stop: limits.stop,
+            aborted: false,
+            order,
+            cells: g.cells() as i32,
+            even_rows: (0..g.height())
+                .step_by(2)
+                .fold(0, |m, r| m | g.bottom() << r),
+            knobs: solver.knobs,
+            parity_rows: (0..g.height())
+                .filter(|r| r % 2 == g.height() % 2)
+                .fold(0, |m, r| m | g.bottom() << r),
+        }
+    }
+
+    fn finish(self) {
+        *self.total_nodes += self.nodes;
+    }
+
+    fn check_limits(&mut self) {
+        if self.stop.map_or(false, |s| s.load(Ordering::Relaxed))
+            || self.deadline.map_or(false, |d| Instant::now() >= d)
+        {
+            self.aborted = true;
+        }
+    }
+
+    /// The score of `node` (game not over).
+    fn solve(&mut self, node: Node, mode: Mode) -> Option<i32> {
+        let g = self.g;
+        if node.can_win_now(g) {
+            let s = win_now_score(g.cells(), node.moves);
+            return Some(if mode == Mode::Weak { 1 } else { s });
+        }
+        if node.moves as i32 >= self.cells {
+            return Some(0);
+        }
+        let (mut min, mut max) = match mode {
+            Mode::Strong => (
+                -(self.cells - node.moves as i32) / 2,
+                (self.cells + 1 - node.moves as i32) / 2,
+            ),
+            Mode::Weak => (-1, 1),
+        };
+        let mut first = true;
+        while min < max {
+            let mut med = min + (max - min) / 2;
+            if self.knobs.narrow == 1 {
+            } else if self.knobs.narrow == 2 && first && min < 0 && max > 0 {
+                med = 0;
+            } else if med <= 0 && min / 2 < med {
+                med = min / 2;
+            } else if med >= 0 && max / 2 > med {
+                med = max / 2;
+            }
+            first = false;
+            let r = self.negamax(node, med, med + 1);
+            if self.aborted {
+                return None;
+            }
+            if r <= med {
+                max = r;
+            } else {
+                min = r;
+            }
+        }
+        Some(match mode {
+            Mode::Strong => min,
+            Mode::Weak => min.signum(),
+        })
+    }
+
+    /// The score of playing `col` (legal) in `node`, for the side to move in `node`.
+    fn move_score(&mut self, node: Node, col: u32, mode: Mode) -> Option<i32> {
+        let g = self.g;
+        if node.wins_with(g, col) {
+            let s = win_now_score(g.cells(), node.moves);
+            return Some(if mode == Mode::Weak { 1 } else { s });
+        }
+        let child = node.play_column(g, col);
+        if child.moves as i32 == self.cells {
+            return Some(0);
+        }
+        self.solve(child, mode).map(|s| -s)
+    }
+
+    /// The best column of `node` and its score.
+    fn best_move(&mut self, node: Node, mode: Mode) -> Option<(u32, i32)> {
+        let g = self.g;
+        let score = self.solve(node, mode)?;
+        let possible = bits::playable(g, node.mask);
+        let order = self.order;
+        for &col in &order[..g.width() as usize] {
+            if possible & g.column(col) == 0 {
+                continue;
+            }
+            if node.wins_with(g, col) {
+                if mode == Mode::Weak || score == win_now_score(g.cells(), node.moves) {
+                    return Some((col, score));
+                }
+                continue;
+            }
+            let child = node.play_column(g, col);
+            let child_score = if child.moves as i32 == self.cells {
+                0
+            } else if child.can_win_now(g) {
+                win_now_score(g.cells(), child.moves)
+            } else {
+                // Is the child's score at most -score?
+                let (lo, hi) = match mode {
+                    Mode::Strong => (-score, -score + 1),
+                    Mode::Weak => (-score.signum(), -score.signum() + 1),
+                };
+                let r = self.negamax(child, lo, hi);
+                if self.aborted {
+                    return None;
+                }
+                if r <= lo {
+                    -score
+                } else {
+                    hi
+                }
+            };
+            let ours = -child_score;
+            let good = match mode {
+                Mode::Strong => ours >= score,
+                Mode::Weak => ours.signum() >= score,
+            };
+            if good {
+                return Some((col, score));
+            }
+        }
+        debug_assert!(false, "no move reaches the solved score");
+        None
+    }
+
+    #[inline(always)]
+    fn key(&self, node: Node) -> (u64, bool) {
+        let key = node.key();
+        if node.moves <= self.knobs.sym {
+            let m = bits::mirror(self.g, key);
+            if m < key {
+                return (m, true);
+            }
+        }
+        (key, false)
+    }
+
+    /// The score of `node` within `[alpha, beta]`, where the side to move cannot win at once
+    /// and the game is not over: the exact score if inside the window, else a bound beyond the
+    /// window edge it crossed (Pons' contract).
+    fn negamax(&mut self, node: Node, mut alpha: i32, mut beta: i32) -> i32 {
+        debug_assert!(alpha < beta);
+        debug_assert!(!node.can_win_now(self.g));
+        let g = self.g;
+        self.nodes += 1;
+        if self.nodes % CHECK_EVERY == 0 {
+            self.check_limits();
+        }
+        if self.aborted {
+            return 0;
+        }
+        // Probed first, used later: the table's cache miss overlaps the work below.
+        let (key, mirrored) = self.key(node);
+        let entry = self.table.get(key);
+        let n = node.moves as i32;
+        let opponent = node.current ^ node.mask;
+        let possible = bits::playable(g, node.mask);
+        let opp_win = bits::winning_cells(g, opponent, node.mask);
+        let forced = possible & opp_win;
+        let mut candidates = possible;
+        if forced != 0 {
+            if forced & (forced - 1) != 0 {
+                return -(self.cells - n) / 2;
+            }
+            candidates = forced;
+        }
+        candidates &= !(opp_win >> 1);
+        if candidates == 0 {
+            return -(self.cells - n) / 2;
+        }
+        if n >= self.cells - 2 {
+            return 0;
+        }
+
+        // The opponent cannot win with its next disc, we cannot win with this one.
+        let mut min = -(self.cells - 2 - n) / 2;
+        let mut max = (self.cells - 1 - n) / 2;
+        if self.knobs.stat && n >= self.knobs.stat_from {
+            let empty = g.board() & !node.mask;
+            if !bits::has_four(g, node.current | empty) {
+                max = max.min(0);
+            }
+            if !bits::has_four(g, opponent | empty) {
+                min = min.max(0);
+            }
+        }
+        if self.knobs.claimeven && n >= self.knobs.stat_from {
+            // Every column has an even number of empty cells: the opponent can answer every
+            // disc in the same column (Allis' claimeven) and so take every empty cell of the
+            // other row parity. If that leaves us no four, we cannot win; if it gives the
+            // opponent one as well, we lose.
+            let ours = self.parity_rows;
+            if possible & !ours == 0 {
+                let empty = g.board() & !node.mask;
+                if !bits::has_four(g, node.current | (empty & ours)) {
+                    max = max.min(0);
+                    if bits::has_four(g, opponent | (empty & !ours)) {
+                        max = max.min(-1);
+                    }
+                }
+            }
+        }
+        if min >= max {
+            return min;
+        }
+        if alpha < min {
+            alpha = min;
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        if beta > max {
+            beta = max;
+            if alpha >= beta {
+                return beta;
+            }
+        }
+
+        let flip = |col: u32| if mirrored { g.width() - 1 - col } else { col };
+        let mut table_move = None;
+        if let Some(e) = entry {
+            if e.lower > alpha {
+                alpha = e.lower;
+                if alpha >= beta {
+                    return alpha;
+                }
+            }
+            if e.upper < beta {
+                beta = e.upper;
+                if alpha >= beta {
+                    return beta;
+                }
+            }
+            table_move = e.best.map(flip);
+        }
+        if let Some(book) = self.book {
+            if let Some(score) = book.get(g, node) {
+                return score;
+            }
+        }
+
+        let start_nodes = self.nodes;
+        if self.cells - n >= self.knobs.etc {
+            let mut rest = candidates;
+            while rest != 0 {
+                let bit = rest & rest.wrapping_neg();
+                rest ^= bit;
+                let (child_key, _) = self.key(node.play(bit));
+                if let Some(e) = self.table.get(child_key) {
+                    if -e.upper >= beta {
+                        let col = flip(bits::column_of(g, bit));
+                        self.table.put(key, -e.upper, NO_UPPER, Some(col), 0);
+                        return -e.upper;
+                    }
+                }
+            }
+        }
+
+        // The table's move first; the others are ordered only if it does not cut off.
+        let mut moves = [0u64; bits::MAX_WIDTH];
+        let mut count = 0;
+        let mut ordered = false;
+        if let Some(col) = table_move {
+            let bit = candidates & g.column(col);
+            if bit != 0 {
+                moves[0] = bit;
+                count = 1;
+            }
+        }
+        if count == 0 {
+            count = self.order_moves(node, candidates, &mut moves);
+            ordered = true;
+        }
+
+        let alpha_in = alpha;
+        let mut best = None;
+        let mut i = 0;
+        while i < count {
+            let bit = moves[i];
+            i += 1;
+            if i == count && !ordered {
+                let rest = candidates & !moves[0];
+                let mut more = [0u64; bits::MAX_WIDTH];
+                let extra = self.order_moves(node, rest, &mut more);
+                moves[count..count + extra].copy_from_slice(&more[..extra]);
+                count += extra;
+                ordered = true;
+            }
+            let child = node.play(bit);
+            let score = -self.negamax(child, -beta, -alpha);
+            if self.aborted {
+                return 0;
+            }
+            if score >= beta {
+                let work = log2(self.nodes - start_nodes);
+                let col = flip(bits::column_of(g, bit));
+                self.table.put(key, score, NO_UPPER, Some(col), work);
+                return score;
+            }
+            if score > alpha {
+                alpha = score;
+                best = Some(bit);
+            }
+        }
+        let work = log2(self.nodes - start_nodes);
+        match best {
+            Some(bit) if alpha > alpha_in => {
+                let col = flip(bits::column_of(g, bit));
+                self.table.put(key, alpha, alpha, Some(col), work);
+            }
+            _ => self.table.put(key, NO_LOWER, alpha, None, work),
+        }
+        alpha
+    }
+
+    /// Writes the moves of `candidates` into `moves`, most promising first (ties: centre
+    /// first), and returns how many there are.
+    #[inline(always)]
+    fn order_moves(
+        &self,
+        node: Node,
+        candidates: u64,
+        moves: &mut [u64; bits::MAX_WIDTH],
+    ) -> usize {
+        let g = self.g;
+        let mut scores = [0i32; bits::MAX_WIDTH];
+        let mut count = 0;
+        let order = self.order;
+        for &col in &order[..g.width() as usize] {
+            let bit = candidates & g.column(col);
+            if bit == 0 {
+                continue;
+            }
+            let score = self.move_order_score(node, bit);
+            let mut i = count;
+            while i > 0 && scores[i - 1] < score {
+                scores[i] = scores[i - 1];
+                moves[i] = moves[i - 1];
+                i -= 1;
+            }
+            scores[i] = score;
+            moves[i] = bit;
+            count += 1;
+        }
+        count
+    }
+
+    /// How promising the move `bit` looks: threats it leaves its player.
+    #[inline(always)]
+    fn move_order_score(&self, node: Node, bit: u64) -> i32 {
+        let g = self.g;
+        let mine = node.current | bit;
+        let mask = node.mask | bit;
+        let threats = bits::winning_cells(g, mine, mask);
+        let count = threats.count_ones() as i32;
+        let good_rows = if node.moves % 2 == 0 {
+            self.even_rows
+        } else {
+            !self.even_rows
+        };
+        match self.knobs.order {
+            0 => count,
+            1 => count + (threats & good_rows).count_ones() as i32,
+            2 => 2 * count + 3 * ((threats & bits::playable(g, mask)) != 0) as i32,
+            3 => {
+                2 * count
+                    + 2 * (threats & good_rows).count_ones() as i32
+                    + 3 * ((threats & bits::playable(g, mask)) != 0) as i32
+            }
+            5 => {
+                let before = bits::winning_cells(g, node.current, node.mask);
+                let above = (bit << 1) & before != 0;
+                2 * count - 3 * above as i32
+            }
+            6 => {
+                let before = bits::winning_cells(g, node.current, node.mask);
+                let above = (bit << 1) & before != 0;
+                let playable_threats = (threats & bits::playable(g, mask)).count_ones() as i32;
+                2 * count - 3 * above as i32 + playable_threats
+            }
+            _ => {
+                // Threats the opponent does not already block from below.
+                let theirs = bits::winning_cells(g, node.current ^ node.mask, mask);
+                2 * count + (threats & good_rows).count_ones() as i32 - (theirs.count_ones() as i32)
+            }
+        }
+    }
+}
+
+#[inline(always)]
+fn log2(n: u64) -> u32 {
+    63 - (n | 1).leading_zeros()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn centre_order_of_odd_and_even_widths() {
+        assert_eq!(centre_order(7), vec![3, 2, 4, 1, 5, 0, 6]);
+        assert_eq!(centre_order(6), vec![2, 3, 1, 4, 0, 5]);
+        assert_eq!(centre_order(1), vec![0]);
+        assert_eq!(centre_order(2), vec![0, 1]);
+    }
+
+    #[test]
+    fn distances_from_scores() {
+        // 7×6, empty board: the first player's win with its last (21st) disc scores 1.
+        assert_eq!(discs_to_end(42, 0, 1), 21);
+        assert_eq!(discs_to_end(42, 0, 21), 1);
+        // Second player to move (1 disc down), losing to a win with the opponent's 2nd disc.
+        assert_eq!(discs_to_end(42, 1, -20), 1);
+        // 7×7: first player's 25th disc and second player's 24th both score 1.
+        assert_eq!(win_now_score(49, 48), 1);
+        assert_eq!(win_now_score(49, 47), 1);
+        assert_eq!(discs_to_end(49, 0, 1), 25);
+        assert_eq!(discs_to_end(49, 1, 1), 24);
+    }
+}
