@@ -57,12 +57,95 @@ enum Expect {
     Swap2Five,
     /// `<any-order E1 ;; E2 …`: the next lines satisfy these expectations in some order.
     AnyOrder(Vec<Expect>),
+    /// `<like PATTERN`: next non-MESSAGE/DEBUG line matches the pattern (see [`Token`]).
+    Like(Vec<Token>),
+    /// `<=like PATTERN`: next line of any kind matches the pattern.
+    LikeAny(Vec<Token>),
+    /// `<find PATTERN`: MESSAGE/DEBUG lines are skipped until one (or an answer) matches;
+    /// an answer line that does not match fails.
+    Find(Vec<Token>),
+}
+
+/// One word of a `<like` / `<=like` / `<find` pattern; words are separated by whitespace.
+#[derive(Debug, Clone, PartialEq)]
+enum Token {
+    /// Any other word: itself.
+    Literal(String),
+    /// `*`: any one word.
+    AnyWord,
+    /// `...`: the rest of the line, possibly nothing (last word only).
+    Rest,
+    /// `%int`: an integer.
+    Int,
+    /// `%sq` (a word `x,y`) or `%xy` (two words `x y`): a square on the board, empty unless
+    /// `?` follows; `+` records it as a stone, `~` requires it to differ from every other `~`
+    /// square since the last line sent; then `{A|B}` (one of) or `!{A|B}` (none of).
+    Square(SquareTok),
+}
+
+/// The checks of a `%sq` / `%xy` pattern word.
+#[derive(Debug, Clone, PartialEq, Default)]
+struct SquareTok {
+    two_words: bool,
+    occupied_ok: bool,
+    record: bool,
+    distinct: bool,
+    one_of: Option<Vec<Sq>>,
+    none_of: Vec<Sq>,
+}
+
+fn parse_pattern(text: &str) -> Result<Vec<Token>, String> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    if words.is_empty() {
+        return Err("a pattern needs at least one word".to_string());
+    }
+    let mut tokens = Vec::new();
+    for (i, word) in words.iter().enumerate() {
+        let token = match *word {
+            "..." if i + 1 == words.len() => Token::Rest,
+            "..." => return Err("`...` must be the last word".to_string()),
+            "*" => Token::AnyWord,
+            "%int" => Token::Int,
+            w if w.starts_with("%sq") || w.starts_with("%xy") => {
+                let mut tok = SquareTok {
+                    two_words: w.starts_with("%xy"),
+                    ..SquareTok::default()
+                };
+                let mut rest = &w[3..];
+                while let Some(c) = rest.chars().next() {
+                    match c {
+                        '+' => tok.record = true,
+                        '?' => tok.occupied_ok = true,
+                        '~' => tok.distinct = true,
+                        _ => break,
+                    }
+                    rest = &rest[1..];
+                }
+                if let Some(list) = rest.strip_prefix("!{").and_then(|r| r.strip_suffix('}')) {
+                    tok.none_of = parse_sq_list(list)?;
+                } else if let Some(list) = rest.strip_prefix('{').and_then(|r| r.strip_suffix('}'))
+                {
+                    tok.one_of = Some(parse_sq_list(list)?);
+                } else if !rest.is_empty() {
+                    return Err(format!("bad square pattern `{w}`"));
+                }
+                Token::Square(tok)
+            }
+            w if w.starts_with('%') => return Err(format!("unknown pattern word `{w}`")),
+            w => Token::Literal(w.to_string()),
+        };
+        tokens.push(token);
+    }
+    Ok(tokens)
 }
 
 impl Expect {
     /// Whether MESSAGE/DEBUG lines count as the next line (`<=`, `<=prefix`).
     fn any_kind(&self) -> bool {
-        matches!(self, Expect::ExactAny(_) | Expect::PrefixAny(_))
+        matches!(
+            self,
+            Expect::ExactAny(_) | Expect::PrefixAny(_) | Expect::LikeAny(_) | Expect::Find(_)
+        )
     }
 }
 
@@ -210,9 +293,12 @@ fn parse_directive(source: &str) -> Result<Directive, String> {
             let mut parts = Vec::new();
             for part in arg.split(";;") {
                 match parse_directive(part.trim())? {
-                    Directive::Expect(e) if e.any_kind() || matches!(e, Expect::AnyOrder(_)) => {
+                    Directive::Expect(e)
+                        if e.any_kind() || matches!(e, Expect::AnyOrder(_) | Expect::Find(_)) =>
+                    {
                         return Err(
-                            "`<any-order` cannot hold `<any-order`, `<=`, `<=prefix`".to_string()
+                            "`<any-order` cannot hold `<any-order`, `<find`, `<=`, `<=prefix`, `<=like`"
+                                .to_string(),
                         )
                     }
                     Directive::Expect(e) => parts.push(e),
@@ -224,6 +310,9 @@ fn parse_directive(source: &str) -> Result<Directive, String> {
             }
             expect(Expect::AnyOrder(parts))
         }
+        "<like" => expect(Expect::Like(parse_pattern(arg)?)),
+        "<=like" => expect(Expect::LikeAny(parse_pattern(arg)?)),
+        "<find" => expect(Expect::Find(parse_pattern(arg)?)),
         "<swap2" if arg.trim().is_empty() => expect(Expect::Swap2),
         "<swap2-5" if arg.trim().is_empty() => expect(Expect::Swap2Five),
         "!within" => Ok(Directive::Within(parse_ms(arg, word)?)),
@@ -311,6 +400,8 @@ struct Record {
     block: Option<Vec<Sq>>,
     /// TAKEBACK sent; the stone goes when the answer is `OK`.
     takeback: Option<Sq>,
+    /// Squares matched by `~` pattern words since the last line sent.
+    distinct: HashSet<Sq>,
 }
 
 /// Commands that end an open BOARD block in the engine (the block is dropped).
@@ -331,6 +422,27 @@ const KEYWORDS: &[&str] = &[
     "STOP",
     "YXSTOP",
     "YXSHOWFORBID",
+    "YXHASHCLEAR",
+    "YXNBEST",
+    "YXBLOCK",
+    "YXBLOCKUNDO",
+    "YXBLOCKRESET",
+    "YXBALANCEONE",
+    "YXBALANCETWO",
+    "YXSEARCHDEFEND",
+    "YXSHOWINFO",
+    "YXSHOWHASHUSAGE",
+    "YXHASHDUMP",
+    "YXHASHLOAD",
+    "YXSWAP2STEP1",
+    "YXSWAP2STEP2",
+    "YXSWAP2STEP3",
+    "YXSOOSORVSTEP1",
+    "YXSOOSORVSTEP2",
+    "YXSOOSORVSTEP3",
+    "YXSOOSORVSTEP4",
+    "YXSOOSORVSTEP5",
+    "YXSOOSORVSTEP6",
 ];
 
 impl Record {
@@ -343,6 +455,7 @@ impl Record {
 
     /// Updates the record for a line sent to the brain.
     fn sent(&mut self, text: &str) {
+        self.distinct.clear();
         let trimmed = text.trim();
         let word = trimmed.split_whitespace().next().unwrap_or("");
         let upper = word.to_ascii_uppercase();
@@ -390,6 +503,10 @@ impl Record {
             }
             "RESTART" => self.stones.clear(),
             "BOARD" | "YXBOARD" | "SWAP2BOARD" => self.block = Some(Vec::new()),
+            // The Soosorv steps bring the stones so far as a block; steps 1 start afresh.
+            "YXSOOSORVSTEP2" | "YXSOOSORVSTEP3" | "YXSOOSORVSTEP4" | "YXSOOSORVSTEP5"
+            | "YXSOOSORVSTEP6" => self.block = Some(Vec::new()),
+            "YXSOOSORVSTEP1" | "YXSWAP2STEP1" => self.stones.clear(),
             "TURN" => {
                 if let Some(sq) = parse_sq_loose(arg) {
                     if self.in_range(sq) {
@@ -448,6 +565,89 @@ impl Record {
         Ok(squares)
     }
 
+    /// Checks a line against a pattern; on success records the `+` squares and the `~` ones.
+    fn check_pattern(&mut self, tokens: &[Token], line: &str) -> Result<(), String> {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let mut at = 0;
+        let mut record = Vec::new();
+        let mut distinct = Vec::new();
+        for (i, token) in tokens.iter().enumerate() {
+            let word = |k: usize| {
+                words
+                    .get(k)
+                    .copied()
+                    .ok_or_else(|| format!("the line ends before pattern word {}", i + 1))
+            };
+            match token {
+                Token::Rest => {
+                    at = words.len();
+                    break;
+                }
+                Token::AnyWord => {
+                    word(at)?;
+                    at += 1;
+                }
+                Token::Literal(text) => {
+                    let got = word(at)?;
+                    if got != text {
+                        return Err(format!("word {}: expected `{text}`, got `{got}`", at + 1));
+                    }
+                    at += 1;
+                }
+                Token::Int => {
+                    let got = word(at)?;
+                    if parse_int_strict(got).is_none() {
+                        return Err(format!("word {}: `{got}` is not an integer", at + 1));
+                    }
+                    at += 1;
+                }
+                Token::Square(tok) => {
+                    let text = if tok.two_words {
+                        let (x, y) = (word(at)?, word(at + 1)?);
+                        at += 2;
+                        format!("{x},{y}")
+                    } else {
+                        at += 1;
+                        word(at - 1)?.to_string()
+                    };
+                    let sq = if tok.occupied_ok {
+                        let sq = parse_sq_strict(&text)
+                            .ok_or_else(|| format!("`{text}` is not a square"))?;
+                        if !self.in_range(sq) {
+                            return Err(format!("square {text} is off the board"));
+                        }
+                        sq
+                    } else {
+                        self.check_move(&text)?
+                    };
+                    if let Some(list) = &tok.one_of {
+                        if !list.contains(&sq) {
+                            return Err(format!("square {text} is not one of {list:?}"));
+                        }
+                    }
+                    if tok.none_of.contains(&sq) {
+                        return Err(format!("square {text} is one of {:?}", tok.none_of));
+                    }
+                    if tok.distinct {
+                        if self.distinct.contains(&sq) || distinct.contains(&sq) {
+                            return Err(format!("square {text} was already given"));
+                        }
+                        distinct.push(sq);
+                    }
+                    if tok.record {
+                        record.push(sq);
+                    }
+                }
+            }
+        }
+        if at < words.len() {
+            return Err(format!("unexpected words from `{}` on", words[at]));
+        }
+        self.distinct.extend(distinct);
+        self.stones.extend(record);
+        Ok(())
+    }
+
     /// Checks one consumed line against an expectation; records the brain's stones.
     fn check(&mut self, expect: &Expect, line: &str) -> Result<(), String> {
         let list = |squares: &[Sq]| {
@@ -485,6 +685,9 @@ impl Record {
                 self.stones.extend(squares);
             }
             Expect::AnyOrder(_) => return Err("`<any-order` spans several lines".to_string()),
+            Expect::Like(tokens) | Expect::LikeAny(tokens) | Expect::Find(tokens) => {
+                self.check_pattern(tokens, line)?
+            }
             Expect::Swap2 | Expect::Swap2Five => {
                 if line != "SWAP" {
                     let counts: &[usize] = if matches!(expect, Expect::Swap2) {
@@ -930,6 +1133,17 @@ fn expect_line(
         }
         return Ok(());
     }
+    if let Expect::Find(_) = expect {
+        loop {
+            let (_, line) = next_answer(config, brain, true, limit, deadline)?;
+            let shown: String = line.chars().take(200).collect();
+            match record.check(expect, &line) {
+                Ok(()) => return Ok(()),
+                Err(_) if is_info_line(&line) => continue,
+                Err(e) => return Err(format!("{e}; got `{shown}` before a matching line")),
+            }
+        }
+    }
     let (_, line) = next_answer(config, brain, any_kind, limit, deadline)?;
     let shown: String = line.chars().take(200).collect();
     record
@@ -1122,6 +1336,9 @@ fn unknown_directives_are_rejected() {
         "<moves 0",
         "<any-order <move",
         "<any-order <move ;; > BEGIN",
+        "<like %foo",
+        "<find",
+        "<any-order <move ;; <find x",
         "!within 100\n!sleep 5",
     ];
     for bad in bad_lines {
@@ -1170,6 +1387,40 @@ fn output_checks() {
     assert!(record.check(&Expect::Exact("OK".to_string()), "OK").is_ok());
     assert!(record.check(&Expect::Move(None), "5,5").is_ok());
     assert!(is_info_line("MESSAGE depth 3") && is_info_line("debug x"));
+    let pattern = |p: &str| parse_pattern(p).expect("pattern");
+    let like = |p: &str| Expect::Like(pattern(p));
+    assert!(record
+        .check(
+            &like("MESSAGE multipv %int * ev %int pv %sq ..."),
+            "MESSAGE multipv 1 depth ev 5 pv 6,6 1 2"
+        )
+        .is_ok());
+    assert!(record.check(&like("a %int"), "a 1 b").is_err());
+    assert!(record.check(&like("a %int"), "a").is_err());
+    assert!(record.check(&like("a %int"), "a x").is_err());
+    assert!(record.check(&like("%sq"), "7,7").is_err(), "occupied");
+    assert!(record.check(&like("%sq?"), "7,7").is_ok());
+    assert!(record.check(&like("%sq{6,6|6,7}"), "6,8").is_err());
+    assert!(record.check(&like("%sq!{6,6|6,7}"), "6,6").is_err());
+    assert!(record.check(&like("M %xy~ N %xy~"), "M 3 3 N 3 3").is_err());
+    assert!(record.check(&like("M %xy~"), "M 3 3").is_ok());
+    assert!(
+        record.check(&like("M %xy~"), "M 3 3").is_err(),
+        "given before"
+    );
+    record.sent("ABOUT");
+    assert!(
+        record.check(&like("M %xy~"), "M 3 3").is_ok(),
+        "a send resets it"
+    );
+    assert!(record.check(&like("%sq+ %sq+"), "10,10 11,11").is_ok());
+    assert!(
+        record.check(&Expect::Move(None), "11,11").is_err(),
+        "recorded"
+    );
+    for bad in ["%foo", "... x", "%sq{x}", "%sqz"] {
+        assert!(parse_pattern(bad).is_err(), "{bad}");
+    }
     assert!(!is_info_line("MESSAGE") && !is_info_line("7,7"));
 }
 

@@ -77,6 +77,19 @@ pub enum Info {
     MaxDepth(i64),
     /// `pondering` (Yixin-Board / Rapfi extension): 1 = think on the opponent's time.
     Pondering(i64),
+    /// `show_detail` (Yixin-Board): bit 0 = realtime analysis lines (`MESSAGE REALTIME …`).
+    ShowDetail(i64),
+    /// `hash_size` (Yixin-Board): hash table size in KB (0 = the default).
+    HashSize(i64),
+    /// `time_increment` (Yixin-Board): ms added to the match clock after each move.
+    TimeIncrement(i64),
+    /// `start_depth` (Yixin-Board `search from N`): first depth of the iterative deepening.
+    StartDepth(i64),
+    /// `nbestsym` (Yixin-Board): 0 = `YXNBEST` lists one move of each set of symmetric moves.
+    NBestSym(i64),
+    /// Yixin-Board settings wuzi accepts without a use: `caution_factor`, `checkmate`,
+    /// `vcthread`, `usedatabase`, `thread_split_depth` (the key, and the value).
+    Accepted(&'static str, i64),
     /// `INFO folder <path>`: the rest of the line, spaces kept (trimmed at both ends).
     Folder(String),
     /// `INFO evaluate x,y` (debug only; value kept as text).
@@ -150,7 +163,106 @@ pub enum Command {
     ShowForbid,
     /// `YXHASHCLEAR`.
     HashClear,
+    /// `YXNBEST n`: search, report the n best moves with their lines, play the best.
+    NBest(i64),
+    /// `YXBLOCK` (`undo: false`) or `YXBLOCKUNDO` (`undo: true`), bare `x,y` lines, `DONE`:
+    /// squares added to (removed from) the moves the search never plays.
+    Block {
+        /// The squares, in the order received.
+        squares: Vec<Coord>,
+        /// One description per skipped line.
+        problems: Vec<String>,
+        /// `true` for YXBLOCKUNDO.
+        undo: bool,
+    },
+    /// `YXBLOCKRESET`: no square is blocked any more.
+    BlockReset,
+    /// `YXBALANCEONE n` (`two: false`) or `YXBALANCETWO n`: a move (two moves) after which the
+    /// position is balanced, `n` being the target score of the side to move (0 when absent).
+    Balance {
+        /// `true` for YXBALANCETWO.
+        two: bool,
+        /// The target score.
+        bias: i64,
+    },
+    /// `YXSWAP2STEP1` … `YXSWAP2STEP3` (Yixin-Board's swap2 with the brain as a player).
+    Swap2Step(u8),
+    /// `YXSOOSORVSTEP1` … `YXSOOSORVSTEP6` (Yixin-Board's Soosorv-8 renju opening). Steps 2
+    /// to 6 carry the stones so far as bare `x,y` lines up to `DONE`; steps 4 and 5 the number
+    /// of fifth moves on the command line.
+    Soosorv {
+        /// 1 to 6.
+        step: u8,
+        /// The declared number of fifth moves (steps 4 and 5), else 0.
+        count: i64,
+        /// The stones in move order (step 6: the four opening stones, then the proposed
+        /// fifth moves).
+        stones: Vec<Coord>,
+        /// One description per skipped line.
+        problems: Vec<String>,
+    },
+    /// `YXSEARCHDEFEND`: which moves do not lose, then the best of them is played.
+    SearchDefend,
+    /// `YXSHOWHASHUSAGE`.
+    ShowHashUsage,
+    /// `YXHASHDUMP path` (the path on the same line or on the next one).
+    HashDump(String),
+    /// `YXHASHLOAD path` (the path on the same line or on the next one).
+    HashLoad(String),
+    /// `YXSHOWINFO`: the GUI asks for the engine's limits and wants realtime lines.
+    ShowInfo,
+    /// One of Yixin's database commands (the name, upper case), its path line or `x,y` block
+    /// already consumed.
+    Database(&'static str),
+    /// A Yixin command wuzi knows but does not implement (`YXBLOCKPATH`, …), its block consumed.
+    Unsupported(&'static str),
 }
+
+/// What follows the line of a Yixin extension command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Tail {
+    /// Nothing.
+    None,
+    /// A path: the rest of the line, or the next line when the rest is empty.
+    Path,
+    /// Bare `x,y` lines up to `DONE`.
+    List,
+}
+
+/// Yixin's database commands with what follows them (Yixin-Board `main.c`, Rapfi
+/// `gomocup.cpp`). wuzi has no database: they are read whole and answered by the session.
+const DATABASE_COMMANDS: [(&str, Tail); 23] = [
+    ("YXQUERYDATABASEALL", Tail::List),
+    ("YXQUERYDATABASEALLT", Tail::List),
+    ("YXQUERYDATABASEONE", Tail::List),
+    ("YXQUERYDATABASETEXT", Tail::List),
+    ("YXEDITTVDDATABASE", Tail::List),
+    ("YXEDITTEXTDATABASE", Tail::List),
+    ("YXEDITLABELDATABASE", Tail::List),
+    ("YXDELETEDATABASEONE", Tail::List),
+    ("YXDELETEDATABASEALL", Tail::List),
+    ("YXSETBESTMOVEDATABASE", Tail::List),
+    ("YXCLEARBESTMOVEDATABASE", Tail::List),
+    ("YXSETDATABASE", Tail::Path),
+    ("YXDBTOPOS", Tail::Path),
+    ("YXDBTOTXT", Tail::Path),
+    ("YXDBTOTXTALL", Tail::Path),
+    ("YXTXTTODB", Tail::Path),
+    ("YXLIBTODB", Tail::Path),
+    ("YXDBTOLIB", Tail::Path),
+    ("YXDBSPLIT", Tail::Path),
+    ("YXDBMERGE", Tail::Path),
+    ("YXSAVEDATABASE", Tail::None),
+    ("YXDBCHECK", Tail::None),
+    ("YXDBFIX", Tail::None),
+];
+
+/// Yixin commands that are read whole (with their `x,y` block) but not implemented.
+const UNSUPPORTED_COMMANDS: [(&str, Tail); 3] = [
+    ("YXBLOCKPATH", Tail::List),
+    ("YXBLOCKPATHUNDO", Tail::List),
+    ("YXBLOCKPATHRESET", Tail::None),
+];
 
 /// Why a line is not a command.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -199,10 +311,27 @@ enum Keyword {
     Stop,
     YxShowForbid,
     YxHashClear,
+    YxNBest,
+    YxBlock,
+    YxBlockUndo,
+    YxBlockReset,
+    YxBalanceOne,
+    YxBalanceTwo,
+    YxSwap2Step(u8),
+    YxSoosorvStep(u8),
+    YxSearchDefend,
+    YxShowHashUsage,
+    YxHashDump,
+    YxHashLoad,
+    YxShowInfo,
+    /// Index into [`DATABASE_COMMANDS`].
+    Database(usize),
+    /// Index into [`UNSUPPORTED_COMMANDS`].
+    Unsupported(usize),
 }
 
 /// Spelling of each keyword, matched case-insensitively.
-const KEYWORDS: [(&str, Keyword); 17] = [
+const KEYWORDS: [(&str, Keyword); 37] = [
     ("START", Keyword::Start),
     ("RECTSTART", Keyword::RectStart),
     ("RESTART", Keyword::Restart),
@@ -220,13 +349,52 @@ const KEYWORDS: [(&str, Keyword); 17] = [
     ("STOP", Keyword::Stop),
     ("YXSHOWFORBID", Keyword::YxShowForbid),
     ("YXHASHCLEAR", Keyword::YxHashClear),
+    ("YXNBEST", Keyword::YxNBest),
+    ("YXBLOCK", Keyword::YxBlock),
+    ("YXBLOCKUNDO", Keyword::YxBlockUndo),
+    ("YXBLOCKRESET", Keyword::YxBlockReset),
+    ("YXBALANCEONE", Keyword::YxBalanceOne),
+    ("YXBALANCETWO", Keyword::YxBalanceTwo),
+    ("YXSWAP2STEP1", Keyword::YxSwap2Step(1)),
+    ("YXSWAP2STEP2", Keyword::YxSwap2Step(2)),
+    ("YXSWAP2STEP3", Keyword::YxSwap2Step(3)),
+    ("YXSOOSORVSTEP1", Keyword::YxSoosorvStep(1)),
+    ("YXSOOSORVSTEP2", Keyword::YxSoosorvStep(2)),
+    ("YXSOOSORVSTEP3", Keyword::YxSoosorvStep(3)),
+    ("YXSOOSORVSTEP4", Keyword::YxSoosorvStep(4)),
+    ("YXSOOSORVSTEP5", Keyword::YxSoosorvStep(5)),
+    ("YXSOOSORVSTEP6", Keyword::YxSoosorvStep(6)),
+    ("YXSEARCHDEFEND", Keyword::YxSearchDefend),
+    ("YXSHOWHASHUSAGE", Keyword::YxShowHashUsage),
+    ("YXHASHDUMP", Keyword::YxHashDump),
+    ("YXHASHLOAD", Keyword::YxHashLoad),
+    ("YXSHOWINFO", Keyword::YxShowInfo),
 ];
 
 fn keyword(word: &str) -> Option<Keyword> {
+    let find = |table: &[(&str, Tail)]| {
+        table
+            .iter()
+            .position(|(name, _)| name.eq_ignore_ascii_case(word))
+    };
     KEYWORDS
         .iter()
         .find(|(name, _)| name.eq_ignore_ascii_case(word))
         .map(|&(_, kw)| kw)
+        .or_else(|| find(&DATABASE_COMMANDS).map(Keyword::Database))
+        .or_else(|| find(&UNSUPPORTED_COMMANDS).map(Keyword::Unsupported))
+}
+
+/// What follows the line of a command with this keyword.
+fn tail(kw: Keyword) -> Tail {
+    match kw {
+        Keyword::YxBlock | Keyword::YxBlockUndo => Tail::List,
+        Keyword::YxSoosorvStep(step) if step >= 2 => Tail::List,
+        Keyword::YxHashDump | Keyword::YxHashLoad => Tail::Path,
+        Keyword::Database(i) => DATABASE_COMMANDS[i].1,
+        Keyword::Unsupported(i) => UNSUPPORTED_COMMANDS[i].1,
+        _ => Tail::None,
+    }
 }
 
 /// The block being assembled between a block keyword and `DONE`.
@@ -242,6 +410,16 @@ enum Block {
         stones: Vec<Coord>,
         problems: Vec<String>,
     },
+    /// A Yixin command followed by bare `x,y` lines: the keyword, the rest of its line, the
+    /// squares so far.
+    List {
+        kw: Keyword,
+        args: String,
+        squares: Vec<Coord>,
+        problems: Vec<String>,
+    },
+    /// A Yixin command whose path comes on the next line.
+    Path { kw: Keyword },
 }
 
 /// Stateful line parser: feeds one line at a time and assembles BOARD/YXBOARD/SWAP2BOARD blocks.
@@ -269,6 +447,13 @@ impl Parser {
             return None;
         }
         let (word, args) = split_first_word(line);
+        if let Some(Block::Path { kw }) = self.block {
+            self.block = None;
+            if keyword(word).is_none() || word.eq_ignore_ascii_case("DONE") {
+                return Some(Ok(path_command(kw, line)));
+            }
+            // A keyword: the path never came; obey the command.
+        }
         if let Some(block) = self.block.as_mut() {
             if word.eq_ignore_ascii_case("DONE") {
                 return self.block.take().map(|block| Ok(finish_block(block)));
@@ -300,7 +485,23 @@ impl Parser {
                 });
                 None
             }
-            _ => Some(parse_simple(kw, args)),
+            _ => match tail(kw) {
+                Tail::None => Some(parse_simple(kw, args)),
+                Tail::Path if args.is_empty() => {
+                    self.block = Some(Block::Path { kw });
+                    None
+                }
+                Tail::Path => Some(Ok(path_command(kw, args))),
+                Tail::List => {
+                    self.block = Some(Block::List {
+                        kw,
+                        args: args.to_string(),
+                        squares: Vec::new(),
+                        problems: Vec::new(),
+                    });
+                    None
+                }
+            },
         }
     }
 
@@ -340,6 +541,48 @@ fn parse_simple(kw: Keyword, args: &str) -> Result<Command, ParseError> {
         Keyword::YxStop | Keyword::Stop => Ok(Command::Stop),
         Keyword::YxShowForbid => Ok(Command::ShowForbid),
         Keyword::YxHashClear => Ok(Command::HashClear),
+        Keyword::YxNBest => match args.parse::<i64>() {
+            Ok(n) => Ok(Command::NBest(n)),
+            Err(_) => Err(ParseError::Malformed {
+                command: "YXNBEST",
+                reason: format!("expected a number of moves, got {}", quoted(args)),
+            }),
+        },
+        Keyword::YxBlockReset => Ok(Command::BlockReset),
+        Keyword::YxBalanceOne | Keyword::YxBalanceTwo => {
+            let two = kw == Keyword::YxBalanceTwo;
+            let bias = if args.is_empty() {
+                Ok(0)
+            } else {
+                args.parse::<i64>()
+            };
+            match bias {
+                Ok(bias) => Ok(Command::Balance { two, bias }),
+                Err(_) => Err(ParseError::Malformed {
+                    command: if two { "YXBALANCETWO" } else { "YXBALANCEONE" },
+                    reason: format!("expected a score, got {}", quoted(args)),
+                }),
+            }
+        }
+        Keyword::YxSwap2Step(step) => Ok(Command::Swap2Step(step)),
+        Keyword::YxSoosorvStep(step) => Ok(Command::Soosorv {
+            step,
+            count: 0,
+            stones: Vec::new(),
+            problems: Vec::new(),
+        }),
+        Keyword::YxSearchDefend => Ok(Command::SearchDefend),
+        Keyword::YxShowHashUsage => Ok(Command::ShowHashUsage),
+        Keyword::YxShowInfo => Ok(Command::ShowInfo),
+        Keyword::Database(i) => Ok(Command::Database(DATABASE_COMMANDS[i].0)),
+        Keyword::Unsupported(i) => Ok(Command::Unsupported(UNSUPPORTED_COMMANDS[i].0)),
+        // Commands with a tail are built by `Parser::feed`; reaching here would be a bug.
+        Keyword::YxBlock | Keyword::YxBlockUndo | Keyword::YxHashDump | Keyword::YxHashLoad => {
+            Err(ParseError::Malformed {
+                command: "YXBLOCK",
+                reason: "command with a tail parsed as a single line".to_string(),
+            })
+        }
         // Block openers are handled by `Parser::feed`; reaching here would be a bug, but a
         // wrong answer beats a panic on the protocol thread.
         Keyword::Board | Keyword::YxBoard | Keyword::Swap2Board => Err(ParseError::Malformed {
@@ -416,6 +659,16 @@ fn parse_info(args: &str) -> Info {
         "max_node" => Info::MaxNode,
         "max_depth" => Info::MaxDepth,
         "pondering" => Info::Pondering,
+        "show_detail" => Info::ShowDetail,
+        "hash_size" => Info::HashSize,
+        "time_increment" => Info::TimeIncrement,
+        "start_depth" => Info::StartDepth,
+        "nbestsym" => Info::NBestSym,
+        "caution_factor" => |v| Info::Accepted("caution_factor", v),
+        "checkmate" => |v| Info::Accepted("checkmate", v),
+        "vcthread" => |v| Info::Accepted("vcthread", v),
+        "usedatabase" => |v| Info::Accepted("usedatabase", v),
+        "thread_split_depth" => |v| Info::Accepted("thread_split_depth", v),
         "folder" | "evaluate" if value.is_empty() => {
             return Info::Invalid {
                 key,
@@ -464,6 +717,44 @@ fn add_block_line(block: &mut Block, line: &str) {
                 quoted(line)
             )),
         },
+        Block::List {
+            kw,
+            squares,
+            problems,
+            ..
+        } => match parse_coord(line) {
+            Some(coord) => squares.push(coord),
+            None => problems.push(format!(
+                "skipped malformed {} line {}",
+                keyword_name(*kw),
+                quoted(line)
+            )),
+        },
+        // Never stored in `block` while lines arrive (see `Parser::feed`).
+        Block::Path { .. } => {}
+    }
+}
+
+/// The spelling of a keyword (for messages).
+fn keyword_name(kw: Keyword) -> &'static str {
+    match kw {
+        Keyword::Database(i) => DATABASE_COMMANDS[i].0,
+        Keyword::Unsupported(i) => UNSUPPORTED_COMMANDS[i].0,
+        _ => KEYWORDS
+            .iter()
+            .find(|(_, k)| *k == kw)
+            .map_or("?", |(name, _)| name),
+    }
+}
+
+/// The command of a keyword followed by a path.
+fn path_command(kw: Keyword, path: &str) -> Command {
+    let path = path.trim().to_string();
+    match kw {
+        Keyword::YxHashDump => Command::HashDump(path),
+        Keyword::YxHashLoad => Command::HashLoad(path),
+        Keyword::Database(i) => Command::Database(DATABASE_COMMANDS[i].0),
+        _ => Command::Unsupported(keyword_name(kw)),
     }
 }
 
@@ -501,6 +792,43 @@ fn finish_block(block: Block) -> Command {
             reply,
         },
         Block::Swap2 { stones, problems } => Command::Swap2Board { stones, problems },
+        Block::List {
+            kw,
+            args,
+            squares,
+            mut problems,
+        } => match kw {
+            Keyword::YxBlock | Keyword::YxBlockUndo => Command::Block {
+                squares,
+                problems,
+                undo: kw == Keyword::YxBlockUndo,
+            },
+            Keyword::YxSoosorvStep(step) => {
+                let count = if step == 4 || step == 5 {
+                    match args.parse::<i64>() {
+                        Ok(n) => n,
+                        Err(_) => {
+                            problems.push(format!(
+                                "YXSOOSORVSTEP{step}: expected the number of fifth moves, got {}; 1 assumed",
+                                quoted(&args)
+                            ));
+                            1
+                        }
+                    }
+                } else {
+                    0
+                };
+                Command::Soosorv {
+                    step,
+                    count,
+                    stones: squares,
+                    problems,
+                }
+            }
+            Keyword::Database(i) => Command::Database(DATABASE_COMMANDS[i].0),
+            _ => Command::Unsupported(keyword_name(kw)),
+        },
+        Block::Path { kw } => path_command(kw, ""),
     }
 }
 
@@ -854,8 +1182,8 @@ mod tests {
             Some(Err(ParseError::Unknown("FOO".to_string())))
         );
         assert_eq!(
-            one("yxnbest 3"),
-            Some(Err(ParseError::Unknown("yxnbest".to_string())))
+            one("yxresign 3"),
+            Some(Err(ParseError::Unknown("yxresign".to_string())))
         );
         assert_eq!(
             one("10,10"),
@@ -1288,19 +1616,150 @@ mod tests {
             }
         );
         assert_eq!(
-            info("INFO Hash_Size 1024"),
+            info("INFO thread_stack 1024"),
             Info::Unknown {
-                key: "hash_size".to_string(),
+                key: "thread_stack".to_string(),
                 value: "1024".to_string(),
             }
         );
+    }
+
+    #[test]
+    fn info_yixin_keys() {
+        assert_eq!(info("INFO Hash_Size 1024"), Info::HashSize(1024));
+        assert_eq!(info("INFO show_detail 3"), Info::ShowDetail(3));
+        assert_eq!(info("INFO time_increment 500"), Info::TimeIncrement(500));
+        assert_eq!(info("INFO start_depth 4"), Info::StartDepth(4));
+        assert_eq!(info("info nbestsym 1"), Info::NBestSym(1));
+        assert_eq!(
+            info("INFO caution_factor 2"),
+            Info::Accepted("caution_factor", 2)
+        );
+        for key in ["checkmate", "vcthread", "usedatabase", "thread_split_depth"] {
+            match info(&format!("INFO {key} 1")) {
+                Info::Accepted(k, 1) => assert_eq!(k, key),
+                other => panic!("{key}: {other:?}"),
+            }
+        }
         assert_eq!(
             info("INFO caution_factor"),
-            Info::Unknown {
+            Info::Invalid {
                 key: "caution_factor".to_string(),
                 value: String::new(),
             }
         );
+    }
+
+    // ---- Yixin analysis commands ----
+
+    #[test]
+    fn yixin_one_line_commands() {
+        assert_eq!(ok("YXNBEST 3"), Command::NBest(3));
+        assert_eq!(malformed("yxnbest x").0, "YXNBEST");
+        assert_eq!(malformed("yxnbest").0, "YXNBEST");
+        assert_eq!(ok("yxblockreset"), Command::BlockReset);
+        assert_eq!(
+            ok("YXBALANCEONE -30"),
+            Command::Balance {
+                two: false,
+                bias: -30
+            }
+        );
+        assert_eq!(ok("yxbalancetwo"), Command::Balance { two: true, bias: 0 });
+        assert_eq!(malformed("YXBALANCETWO 1.5").0, "YXBALANCETWO");
+        assert_eq!(ok("yxswap2step2"), Command::Swap2Step(2));
+        assert_eq!(
+            ok("YXSOOSORVSTEP1"),
+            Command::Soosorv {
+                step: 1,
+                count: 0,
+                stones: vec![],
+                problems: vec![],
+            }
+        );
+        assert_eq!(ok("yxsearchdefend"), Command::SearchDefend);
+        assert_eq!(ok("YXSHOWHASHUSAGE"), Command::ShowHashUsage);
+        assert_eq!(ok("yxshowinfo"), Command::ShowInfo);
+        assert_eq!(ok("YXDBCHECK"), Command::Database("YXDBCHECK"));
+        assert_eq!(
+            ok("yxblockpathreset"),
+            Command::Unsupported("YXBLOCKPATHRESET")
+        );
+    }
+
+    #[test]
+    fn yixin_blocks_of_squares() {
+        assert_eq!(
+            feed_all(&["YXBLOCK", "7,7", "8, 8", "7,7,1", "DONE"]),
+            vec![Ok(Command::Block {
+                squares: vec![c(7, 7), c(8, 8)],
+                problems: vec!["skipped malformed YXBLOCK line `7,7,1`".to_string()],
+                undo: false,
+            })]
+        );
+        assert_eq!(
+            feed_all(&["yxblockundo", "3,4", "done"]),
+            vec![Ok(Command::Block {
+                squares: vec![c(3, 4)],
+                problems: vec![],
+                undo: true,
+            })]
+        );
+        assert_eq!(
+            feed_all(&["YXSOOSORVSTEP5 3", "7,7", "8,8", "7,9", "9,7", "DONE"]),
+            vec![Ok(Command::Soosorv {
+                step: 5,
+                count: 3,
+                stones: vec![c(7, 7), c(8, 8), c(7, 9), c(9, 7)],
+                problems: vec![],
+            })]
+        );
+        match &feed_all(&["YXSOOSORVSTEP4 x", "7,7", "DONE"])[..] {
+            [Ok(Command::Soosorv {
+                step: 4,
+                count: 1,
+                problems,
+                ..
+            })] => assert_eq!(problems.len(), 1),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(
+            feed_all(&["yxquerydatabaseall", "7,7", "8,8", "done", "ABOUT"]),
+            vec![
+                Ok(Command::Database("YXQUERYDATABASEALL")),
+                Ok(Command::About)
+            ]
+        );
+        assert_eq!(
+            feed_all(&["YXBLOCKPATH", "7,7", "DONE"]),
+            vec![Ok(Command::Unsupported("YXBLOCKPATH"))]
+        );
+        // A keyword inside the block drops it, as for BOARD.
+        assert_eq!(
+            feed_all(&["YXBLOCK", "7,7", "BEGIN"]),
+            vec![Ok(Command::Begin)]
+        );
+    }
+
+    #[test]
+    fn yixin_paths_on_the_line_or_the_next() {
+        assert_eq!(
+            ok("YXHASHDUMP /tmp/a b.hash"),
+            Command::HashDump("/tmp/a b.hash".to_string())
+        );
+        assert_eq!(
+            feed_all(&["yxhashload", "C:\\Yixin\\x.hash\r"]),
+            vec![Ok(Command::HashLoad("C:\\Yixin\\x.hash".to_string()))]
+        );
+        assert_eq!(
+            feed_all(&["YXSETDATABASE", "my.db", "ABOUT"]),
+            vec![Ok(Command::Database("YXSETDATABASE")), Ok(Command::About)]
+        );
+        // A command instead of the path: the path never came.
+        assert_eq!(feed_all(&["YXHASHDUMP", "ABOUT"]), vec![Ok(Command::About)]);
+        let mut parser = Parser::new();
+        assert_eq!(parser.feed("YXHASHDUMP"), None);
+        assert!(parser.in_block());
     }
 
     #[test]

@@ -95,6 +95,97 @@ pub struct SearchResult {
     pub pv: Vec<Pos>,
     /// Time spent.
     pub elapsed: Duration,
+    /// The best root moves, best first, each with its own score, depth and principal
+    /// variation: one line for an ordinary search, up to [`Searcher::multi_pv`] lines for a
+    /// multi-PV search (fewer when fewer root moves are worth searching: a forced block, a win
+    /// found by the threat searches at the root). `lines[0].mv` is `best`.
+    pub lines: Vec<Line>,
+}
+
+/// One root move of a search with its score, the depth it was searched to and its principal
+/// variation (starting with the move).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    /// The root move.
+    pub mv: Pos,
+    /// Its score for the side to move (exact when the line is complete).
+    pub score: Score,
+    /// The depth of the iteration that found it (0: found without a tree search).
+    pub depth: i32,
+    /// Principal variation, starting with `mv`.
+    pub pv: Vec<Pos>,
+}
+
+/// What a search reports while it runs ([`Searcher::think_with`]).
+#[derive(Debug)]
+pub enum Progress<'r> {
+    /// Iteration `depth` starts searching root move `mv`. With a thread pool only the move
+    /// searched alone first is announced.
+    Enter {
+        /// The iteration.
+        depth: i32,
+        /// The root move.
+        mv: Pos,
+    },
+    /// Root move `mv` has been searched in iteration `depth`. `score` is exact when `best`
+    /// (the move is the new best of this pass), otherwise a bound; an upper bound at or below
+    /// `-WIN_THRESHOLD` proves the move lost.
+    Leave {
+        /// The iteration.
+        depth: i32,
+        /// The root move.
+        mv: Pos,
+        /// Its score or bound for the side to move.
+        score: Score,
+        /// It became the best move of this pass.
+        best: bool,
+    },
+    /// An iteration completed (what [`Searcher::think`]'s callback sees).
+    Iteration(&'r SearchResult),
+}
+
+/// What the root search looks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Goal {
+    /// The best move (and, with multi-PV, the next best ones).
+    Best,
+    /// The move after which the score of the side to move is closest to this.
+    BalanceOne(Score),
+    /// The two moves (one of each side) after which the score of the side to move, which is
+    /// to move again, is closest to this.
+    BalanceTwo(Score),
+}
+
+/// A result whose `lines` are filled in: one line for the best move when the search found
+/// none (a decided or forced position), `best` moved to the front otherwise.
+fn with_lines(mut result: SearchResult) -> SearchResult {
+    let best = match result.best {
+        Some(best) => best,
+        None => return result,
+    };
+    match result.lines.iter().position(|l| l.mv == best) {
+        Some(0) => {}
+        Some(k) => {
+            let line = result.lines.remove(k);
+            result.lines.insert(0, line);
+        }
+        None => result.lines.insert(
+            0,
+            Line {
+                mv: best,
+                score: result.score,
+                depth: result.depth,
+                pv: result.pv.clone(),
+            },
+        ),
+    }
+    if let Some(first) = result.lines.first_mut() {
+        first.score = result.score;
+        if result.pv.first() == Some(&best) {
+            first.pv = result.pv.clone();
+        }
+    }
+    result
 }
 
 /// State shared by every thread of one search.
@@ -237,6 +328,13 @@ struct Worker<'c, 'a> {
 /// a sibling that cuts off cancels the rest of its split.
 pub struct Searcher<'a> {
     ctx: Context<'a>,
+    /// Root moves reported with their own principal variation (1: the normal search).
+    multi_pv: usize,
+    /// Root moves never searched.
+    excluded: &'a [Pos],
+    /// First iteration of the iterative deepening.
+    start_depth: i32,
+    goal: Goal,
 }
 
 impl<'a> Searcher<'a> {
@@ -256,7 +354,53 @@ impl<'a> Searcher<'a> {
                 aborted: AtomicBool::new(false),
                 pool: None,
             },
+            multi_pv: 1,
+            excluded: &[],
+            start_depth: 1,
+            goal: Goal::Best,
         }
+    }
+
+    /// Reports the `lines` best root moves in [`SearchResult::lines`], each searched with its
+    /// own window so that its score is exact ("multi-PV", Yixin's `YXNBEST`): at every depth the
+    /// best move is searched first as usual, then the best of the remaining moves, and so on.
+    /// 0 and 1 are the ordinary search, whose node count this option does not change.
+    pub fn multi_pv(mut self, lines: usize) -> Searcher<'a> {
+        self.multi_pv = lines.max(1);
+        self
+    }
+
+    /// Never searches these root moves (Yixin's `YXBLOCK`; a multi-PV caller can also list the
+    /// moves it already has). Forced moves that are excluded (a five, the block of a four) no
+    /// longer decide the search; if every free square is excluded the list is ignored. An
+    /// empty list is the ordinary search.
+    pub fn exclude(mut self, moves: &'a [Pos]) -> Searcher<'a> {
+        self.excluded = moves;
+        self
+    }
+
+    /// Starts the iterative deepening at `depth` instead of 1 (Yixin's `INFO start_depth`).
+    pub fn start_depth(mut self, depth: i32) -> Searcher<'a> {
+        self.start_depth = depth.clamp(1, MAX_DEPTH);
+        self
+    }
+
+    /// Looks for the most balanced move instead of the best: the one after which the score of
+    /// the side to move is closest to `bias` (0 = even; Yixin's `YXBALANCEONE`). The root threat
+    /// searches do not end such a search.
+    pub fn balance_one(mut self, bias: Score) -> Searcher<'a> {
+        self.goal = Goal::BalanceOne(bias.clamp(-WIN_THRESHOLD + 1, WIN_THRESHOLD - 1));
+        self
+    }
+
+    /// Looks for two moves, one of the side to move and the opponent's answer, after which the
+    /// score of the side to move (to move again) is closest to `bias` (Yixin's `YXBALANCETWO`,
+    /// the fourth and fifth stones of swap2). The pair is `pv[0]`, `pv[1]` of the result; the
+    /// pairs tried are the [`BALANCE_TWO_FIRST`] best-ordered root moves, each with the
+    /// [`BALANCE_TWO_SECOND`] best-ordered answers.
+    pub fn balance_two(mut self, bias: Score) -> Searcher<'a> {
+        self.goal = Goal::BalanceTwo(bias.clamp(-WIN_THRESHOLD + 1, WIN_THRESHOLD - 1));
+        self
     }
 
     /// Searches the root moves in parallel on `pool` (a pool of one thread keeps the sequential
@@ -282,8 +426,24 @@ impl<'a> Searcher<'a> {
         board: &mut Board,
         on_iteration: &mut dyn FnMut(&SearchResult),
     ) -> SearchResult {
+        self.think_with(board, &mut |progress| {
+            if let Progress::Iteration(r) = progress {
+                on_iteration(r);
+            }
+        })
+    }
+
+    /// [`Searcher::think`], reporting every root move entered and left as well as every
+    /// completed depth (see [`Progress`]).
+    pub fn think_with(
+        &mut self,
+        board: &mut Board,
+        observe: &mut dyn FnMut(Progress<'_>),
+    ) -> SearchResult {
         let start = Instant::now();
         let ctx = &self.ctx;
+        let goal = self.goal;
+        let mut excluded = self.excluded;
         ctx.tt.new_search();
         let mut result = SearchResult {
             best: None,
@@ -292,44 +452,73 @@ impl<'a> Searcher<'a> {
             nodes: 0,
             pv: Vec::new(),
             elapsed: Duration::ZERO,
+            lines: Vec::new(),
         };
         let list = movegen::generate(board, None);
         let mut root: Vec<Pos> = list.moves;
         if root.is_empty() {
             root = fallback_moves(board);
         }
+        let mut kind = list.kind;
+        if !excluded.is_empty() {
+            let before = root.len();
+            let original = root.clone();
+            root.retain(|p| !excluded.contains(p));
+            if root.is_empty() {
+                root = fallback_moves(board);
+                root.retain(|p| !excluded.contains(p));
+            }
+            if root.is_empty() {
+                // Every free square is excluded: the exclusion cannot be honoured.
+                excluded = &[];
+                root = original;
+            }
+            if !excluded.is_empty() && root.len() != before {
+                // The forced moves are gone: what is left is searched like any position.
+                kind = MoveKind::Normal;
+            }
+        }
         result.best = root.first().copied();
         result.pv = root.first().copied().into_iter().collect();
-        match list.kind {
+        match kind {
             MoveKind::Win => result.score = win_in(1),
             MoveKind::Lost => result.score = loss_in(2),
             _ => {}
         }
-        let decided = matches!(list.kind, MoveKind::Win | MoveKind::Lost);
+        let decided = matches!(kind, MoveKind::Win | MoveKind::Lost);
         if decided || root.len() <= 1 {
             result.elapsed = start.elapsed();
-            return result;
+            return with_lines(result);
         }
 
         // Threat searches before the tree search: a forced win by fours, then by threes and
-        // fours, ends the search before it starts; a forced win of the opponent by fours
-        // narrows the root to the moves that stop it.
+        // fours, ends the search before it starts (unless a balanced move is wanted, or the
+        // winning move is excluded); a forced win of the opponent by fours narrows the root to
+        // the moves that stop it.
         let budget = RootBudget::new(&ctx.limits);
-        let mut root_vcf = VcfSolver::new(ROOT_VCF_CACHE);
-        let outcome = root_vcf.solve(board, budget.vcf);
-        let mut threat_nodes = root_vcf.nodes;
-        let mut win = match outcome {
-            VcfOutcome::Win(line) => {
-                let plies = root_vcf.win_plies(board, 1).unwrap_or(line.len() as u32);
-                Some((line, plies))
+        let mut threat_nodes = 0;
+        let mut win = None;
+        if goal == Goal::Best {
+            let mut root_vcf = VcfSolver::new(ROOT_VCF_CACHE);
+            let outcome = root_vcf.solve(board, budget.vcf);
+            threat_nodes = root_vcf.nodes;
+            win = match outcome {
+                VcfOutcome::Win(line) => {
+                    let plies = root_vcf.win_plies(board, 1).unwrap_or(line.len() as u32);
+                    Some((line, plies))
+                }
+                _ => None,
+            };
+            let allowed = |line: &Vec<Pos>| line.first().map_or(false, |m| !excluded.contains(m));
+            win = win.filter(|(line, _)| allowed(line));
+            if win.is_none() && !ctx.stopped() {
+                let mut vct = VctSolver::new();
+                let found = vct.solve(board, ROOT_VCT_THREES, budget.vct);
+                threat_nodes += vct.nodes();
+                win = found
+                    .map(|(mv, plies)| (vec![mv], plies))
+                    .filter(|(line, _)| allowed(line));
             }
-            _ => None,
-        };
-        if win.is_none() && !ctx.stopped() {
-            let mut vct = VctSolver::new();
-            let found = vct.solve(board, ROOT_VCT_THREES, budget.vct);
-            threat_nodes += vct.nodes();
-            win = found.map(|(mv, plies)| (vec![mv], plies));
         }
         if let Some((line, plies)) = win {
             ctx.nodes.fetch_add(threat_nodes, Ordering::Relaxed);
@@ -338,10 +527,11 @@ impl<'a> Searcher<'a> {
             result.pv = line;
             result.nodes = threat_nodes;
             result.elapsed = start.elapsed();
-            on_iteration(&result);
+            let result = with_lines(result);
+            observe(Progress::Iteration(&result));
             return result;
         }
-        if list.kind == MoveKind::Normal || list.kind == MoveKind::Defend {
+        if kind == MoveKind::Normal || kind == MoveKind::Defend {
             let (kept, nodes) = stop_opponent_vcf(board, &root, budget.defence);
             threat_nodes += nodes;
             if !kept.is_empty() {
@@ -354,44 +544,146 @@ impl<'a> Searcher<'a> {
             result.pv = root.clone();
             result.nodes = threat_nodes;
             result.elapsed = start.elapsed();
-            return result;
+            return with_lines(result);
         }
 
         let mut main = Worker::new(ctx, Vec::new(), Heuristics::new());
         let mut scores: Vec<Score> = vec![-INFINITY; root.len()];
         let mut clock = TimeUse::default();
-        for depth in 1..=ctx.limits.max_depth {
-            let outcome = match ctx.pool {
-                None => main.search_root_aspiration(board, &root, depth, result.score, &mut scores),
-                Some(pool) => main.search_root_parallel(board, &root, depth, &mut scores, pool),
-            };
-            if let Some((index, score)) = outcome.best {
-                // A partial iteration still searched the previous best first, so its best move
-                // is at least as well informed as the last complete one.
-                result.best = Some(root[index]);
-                result.score = score;
-            }
-            if outcome.aborted {
-                break;
+        let wanted = if goal == Goal::Best {
+            self.multi_pv.clamp(1, root.len())
+        } else {
+            1
+        };
+        let mut pairs = match goal {
+            Goal::BalanceTwo(_) => balance_pairs(board, &root),
+            _ => Vec::new(),
+        };
+        let mut pair_scores: Vec<Score> = vec![-INFINITY; pairs.len()];
+        let first_depth = self.start_depth.clamp(1, ctx.limits.max_depth.max(1));
+        for depth in first_depth..=ctx.limits.max_depth {
+            match goal {
+                Goal::Best if wanted == 1 => {
+                    let outcome = match ctx.pool {
+                        None => main.search_root_aspiration(
+                            board,
+                            &root,
+                            depth,
+                            result.score,
+                            &mut scores,
+                            observe,
+                        ),
+                        Some(pool) => main.search_root_parallel(
+                            board,
+                            &root,
+                            depth,
+                            &mut scores,
+                            pool,
+                            observe,
+                        ),
+                    };
+                    if let Some((index, score)) = outcome.best {
+                        // A partial iteration still searched the previous best first, so its
+                        // best move is at least as well informed as the last complete one.
+                        result.best = Some(root[index]);
+                        result.score = score;
+                    }
+                    if outcome.aborted {
+                        break;
+                    }
+                    // Best first, then by score; ties keep the previous order (stable sort).
+                    let best_index = outcome.best.map_or(0, |b| b.0);
+                    let mut order: Vec<usize> = (0..root.len()).collect();
+                    order.sort_by(|&a, &b| {
+                        (b == best_index)
+                            .cmp(&(a == best_index))
+                            .then(scores[b].cmp(&scores[a]))
+                    });
+                    root = order.iter().map(|&k| root[k]).collect();
+                    scores = order.iter().map(|&k| scores[k]).collect();
+                    result.pv = principal_variation(ctx.tt, board, root[0], depth);
+                    result.lines = vec![Line {
+                        mv: root[0],
+                        score: result.score,
+                        depth,
+                        pv: result.pv.clone(),
+                    }];
+                }
+                Goal::Best => {
+                    let complete = main.search_lines(
+                        board,
+                        (&mut root, &mut scores),
+                        depth,
+                        wanted,
+                        &mut result,
+                        observe,
+                    );
+                    if !complete {
+                        break;
+                    }
+                }
+                Goal::BalanceOne(bias) => {
+                    let outcome =
+                        main.search_root_balance(board, &root, depth, bias, &mut scores, observe);
+                    if let Some((index, score)) = outcome.best {
+                        result.best = Some(root[index]);
+                        result.score = score;
+                    }
+                    if outcome.aborted {
+                        break;
+                    }
+                    let best_index = outcome.best.map_or(0, |b| b.0);
+                    let order = balance_order(&scores, best_index, bias);
+                    root = order.iter().map(|&k| root[k]).collect();
+                    scores = order.iter().map(|&k| scores[k]).collect();
+                    result.pv = principal_variation(ctx.tt, board, root[0], depth);
+                    result.lines = vec![Line {
+                        mv: root[0],
+                        score: result.score,
+                        depth,
+                        pv: result.pv.clone(),
+                    }];
+                }
+                Goal::BalanceTwo(bias) => {
+                    if pairs.is_empty() {
+                        break;
+                    }
+                    let outcome = main.search_pairs(board, &pairs, depth, bias, &mut pair_scores);
+                    if let Some((index, score)) = outcome.best {
+                        result.best = Some(pairs[index].0);
+                        result.score = score;
+                        result.pv = vec![pairs[index].0, pairs[index].1];
+                    }
+                    if outcome.aborted {
+                        break;
+                    }
+                    let best_index = outcome.best.map_or(0, |b| b.0);
+                    let order = balance_order(&pair_scores, best_index, bias);
+                    pairs = order.iter().map(|&k| pairs[k]).collect();
+                    pair_scores = order.iter().map(|&k| pair_scores[k]).collect();
+                    let (first, second) = pairs[0];
+                    board.make(first);
+                    let rest = principal_variation(ctx.tt, board, second, depth - 1);
+                    board.undo();
+                    result.pv = std::iter::once(first).chain(rest).collect();
+                    result.lines = vec![Line {
+                        mv: first,
+                        score: result.score,
+                        depth,
+                        pv: result.pv.clone(),
+                    }];
+                }
             }
             result.depth = depth;
             result.nodes = main.total_nodes();
             result.elapsed = start.elapsed();
-            // Best first, then by score; ties keep the previous order (stable sort).
-            let best_index = outcome.best.map_or(0, |b| b.0);
-            let mut order: Vec<usize> = (0..root.len()).collect();
-            order.sort_by(|&a, &b| {
-                (b == best_index)
-                    .cmp(&(a == best_index))
-                    .then(scores[b].cmp(&scores[a]))
-            });
-            root = order.iter().map(|&k| root[k]).collect();
-            scores = order.iter().map(|&k| scores[k]).collect();
-            result.pv = principal_variation(ctx.tt, board, root[0], depth);
-            on_iteration(&result);
-            // A proven win ends the search. A proven loss does not: deeper iterations find the
-            // defence that lasts longest, and the opponent may not know its win.
-            if result.score >= WIN_THRESHOLD {
+            observe(Progress::Iteration(&result));
+            // A proven win ends the search (in multi-PV once every line is decided). A proven
+            // loss does not: deeper iterations find the defence that lasts longest, and the
+            // opponent may not know its win.
+            if result.score >= WIN_THRESHOLD
+                && result.lines.iter().all(|l| l.score.abs() >= WIN_THRESHOLD)
+            {
                 break;
             }
             clock.update(depth, result.best, result.score);
@@ -407,6 +699,8 @@ impl<'a> Searcher<'a> {
         }
         result.nodes = main.total_nodes();
         result.elapsed = start.elapsed();
+        let mut result = with_lines(result);
+        result.lines.truncate(wanted);
         result
     }
 }
@@ -578,14 +872,22 @@ impl<'c, 'a> Worker<'c, 'a> {
         depth: i32,
         (mut alpha, beta): (Score, Score),
         scores: &mut [Score],
+        observe: &mut dyn FnMut(Progress<'_>),
     ) -> RootOutcome {
         let mut best = None;
         for (i, &mv) in root.iter().enumerate() {
+            observe(Progress::Enter { depth, mv });
             let score = self.search_root_move(board, mv, depth, (alpha, beta), i == 0);
             if self.aborted {
                 break;
             }
             scores[i] = score;
+            observe(Progress::Leave {
+                depth,
+                mv,
+                score,
+                best: score > alpha,
+            });
             if score > alpha {
                 alpha = score;
                 best = Some((i, score));
@@ -610,15 +912,16 @@ impl<'c, 'a> Worker<'c, 'a> {
         depth: i32,
         previous: Score,
         scores: &mut [Score],
+        observe: &mut dyn FnMut(Progress<'_>),
     ) -> RootOutcome {
         let full = (-INFINITY, INFINITY);
         if depth < ASPIRATION_DEPTH || previous.abs() >= WIN_THRESHOLD {
-            return self.search_root_sequential(board, root, depth, full, scores);
+            return self.search_root_sequential(board, root, depth, full, scores, observe);
         }
         let mut delta = ASPIRATION_DELTA;
         let mut window = (previous - delta, previous + delta);
         loop {
-            let outcome = self.search_root_sequential(board, root, depth, window, scores);
+            let outcome = self.search_root_sequential(board, root, depth, window, scores, observe);
             if outcome.aborted || window == full {
                 return outcome;
             }
@@ -643,7 +946,9 @@ impl<'c, 'a> Worker<'c, 'a> {
         depth: i32,
         scores: &mut [Score],
         pool: &rayon::ThreadPool,
+        observe: &mut dyn FnMut(Progress<'_>),
     ) -> RootOutcome {
+        observe(Progress::Enter { depth, mv: root[0] });
         let first = self.search_root_move(board, root[0], depth, (-INFINITY, INFINITY), true);
         if self.aborted {
             return RootOutcome {
@@ -652,6 +957,12 @@ impl<'c, 'a> Worker<'c, 'a> {
             };
         }
         scores[0] = first;
+        observe(Progress::Leave {
+            depth,
+            mv: root[0],
+            score: first,
+            best: true,
+        });
         self.flush();
         let shared_best = AtomicU64::new(pack(first, 0));
         let results: Vec<AtomicI32> = (0..root.len()).map(|_| AtomicI32::new(-INFINITY)).collect();
@@ -688,14 +999,196 @@ impl<'c, 'a> Worker<'c, 'a> {
                 },
             );
         });
+        let (_, best_index) = unpack(shared_best.load(Ordering::Relaxed));
         for (i, r) in results.iter().enumerate().skip(1) {
             scores[i] = r.load(Ordering::Relaxed);
+            if scores[i] > -INFINITY {
+                observe(Progress::Leave {
+                    depth,
+                    mv: root[i],
+                    score: scores[i],
+                    best: i == best_index,
+                });
+            }
         }
         let aborted = ctx.aborted.load(Ordering::Relaxed);
         self.aborted = aborted;
         RootOutcome {
             best: Some(unpack(shared_best.load(Ordering::Relaxed))).map(|(s, i)| (i, s)),
             aborted,
+        }
+    }
+
+    /// One multi-PV iteration: the best of `root`, then the best of the rest, and so on until
+    /// `wanted` lines are complete, each moved to the front of what is left (`root` and its
+    /// `scores` are reordered together). The complete lines replace those of `result`, sorted
+    /// by score; the lines of the previous iteration stay behind the ones this iteration
+    /// completed when it is cut short. Returns whether the iteration completed.
+    fn search_lines(
+        &mut self,
+        board: &mut Board,
+        (root, scores): (&mut Vec<Pos>, &mut Vec<Score>),
+        depth: i32,
+        wanted: usize,
+        result: &mut SearchResult,
+        observe: &mut dyn FnMut(Progress<'_>),
+    ) -> bool {
+        let ctx = self.ctx;
+        let mut lines: Vec<Line> = Vec::with_capacity(wanted);
+        let mut complete = true;
+        for slot in 0..wanted {
+            let previous = result.lines.get(slot).map_or(-INFINITY, |l| l.score);
+            let outcome = match ctx.pool {
+                None => self.search_root_aspiration(
+                    board,
+                    &root[slot..],
+                    depth,
+                    previous,
+                    &mut scores[slot..],
+                    observe,
+                ),
+                Some(pool) => self.search_root_parallel(
+                    board,
+                    &root[slot..],
+                    depth,
+                    &mut scores[slot..],
+                    pool,
+                    observe,
+                ),
+            };
+            if let Some((index, score)) = outcome.best {
+                root[slot..=slot + index].rotate_right(1);
+                scores[slot..=slot + index].rotate_right(1);
+                if slot == 0 {
+                    result.best = Some(root[0]);
+                    result.score = score;
+                }
+                if !outcome.aborted {
+                    lines.push(Line {
+                        mv: root[slot],
+                        score,
+                        depth,
+                        pv: principal_variation(ctx.tt, board, root[slot], depth),
+                    });
+                }
+            }
+            if outcome.aborted {
+                complete = false;
+                break;
+            }
+        }
+        if complete {
+            // The lines by score (stable: equal scores keep their slots), then the other
+            // moves by their bounds.
+            let n = lines.len();
+            let mut order: Vec<usize> = (0..n).collect();
+            order.sort_by(|&a, &b| lines[b].score.cmp(&lines[a].score));
+            let mut rest: Vec<usize> = (n..root.len()).collect();
+            rest.sort_by(|&a, &b| scores[b].cmp(&scores[a]));
+            order.extend(rest);
+            *root = order.iter().map(|&k| root[k]).collect();
+            *scores = order.iter().map(|&k| scores[k]).collect();
+            lines.sort_by_key(|l| std::cmp::Reverse(l.score));
+            result.best = Some(root[0]);
+            result.score = lines[0].score;
+            result.pv = lines[0].pv.clone();
+            result.lines = lines;
+        } else {
+            let older: Vec<Line> = result
+                .lines
+                .drain(..)
+                .filter(|old| lines.iter().all(|l| l.mv != old.mv))
+                .collect();
+            lines.extend(older);
+            lines.truncate(wanted);
+            result.lines = lines;
+        }
+        complete
+    }
+
+    /// One iteration of the balanced-move search: every root move is searched in a window
+    /// around `bias` whose half-width is the distance of the most balanced move so far, so a
+    /// move that cannot be closer costs only a bound. Returns the most balanced move (ties to
+    /// the earlier one) with its exact score.
+    fn search_root_balance(
+        &mut self,
+        board: &mut Board,
+        root: &[Pos],
+        depth: i32,
+        bias: Score,
+        scores: &mut [Score],
+        observe: &mut dyn FnMut(Progress<'_>),
+    ) -> RootOutcome {
+        let mut best = None;
+        let mut distance = INFINITY;
+        for (i, &mv) in root.iter().enumerate() {
+            let low = (bias - distance).max(-INFINITY);
+            let high = (bias + distance).min(INFINITY);
+            observe(Progress::Enter { depth, mv });
+            board.make(mv);
+            let score = -self.negamax(board, depth - 1, 1, -high, -low);
+            board.undo();
+            if self.aborted {
+                break;
+            }
+            scores[i] = score;
+            let closer = score > low && score < high;
+            observe(Progress::Leave {
+                depth,
+                mv,
+                score,
+                best: closer,
+            });
+            if closer {
+                distance = (score - bias).abs();
+                best = Some((i, score));
+                if distance == 0 {
+                    break;
+                }
+            }
+        }
+        RootOutcome {
+            best,
+            aborted: self.aborted,
+        }
+    }
+
+    /// One iteration of the balanced-pair search over `pairs` (a move and the opponent's
+    /// answer), in the shrinking window of [`Worker::search_root_balance`]; the score is the
+    /// side to move's, after both moves.
+    fn search_pairs(
+        &mut self,
+        board: &mut Board,
+        pairs: &[(Pos, Pos)],
+        depth: i32,
+        bias: Score,
+        scores: &mut [Score],
+    ) -> RootOutcome {
+        let mut best = None;
+        let mut distance = INFINITY;
+        for (i, &(first, second)) in pairs.iter().enumerate() {
+            let low = (bias - distance).max(-INFINITY);
+            let high = (bias + distance).min(INFINITY);
+            board.make(first);
+            board.make(second);
+            let score = self.negamax(board, depth - 2, 2, low, high);
+            board.undo();
+            board.undo();
+            if self.aborted {
+                break;
+            }
+            scores[i] = score;
+            if score > low && score < high {
+                distance = (score - bias).abs();
+                best = Some((i, score));
+                if distance == 0 {
+                    break;
+                }
+            }
+        }
+        RootOutcome {
+            best,
+            aborted: self.aborted,
         }
     }
 
@@ -1109,6 +1602,37 @@ impl RootBudget {
             },
         }
     }
+}
+
+/// Root moves tried as the first stone of a balanced pair ([`Searcher::balance_two`]).
+pub const BALANCE_TWO_FIRST: usize = 20;
+/// Answers tried for each of them.
+pub const BALANCE_TWO_SECOND: usize = 12;
+
+/// The pairs of a balanced-pair search: the first [`BALANCE_TWO_FIRST`] root moves, each with
+/// the first [`BALANCE_TWO_SECOND`] answers of the opponent in move-generation order (only the
+/// forced ones when it must block). A move that lets the opponent make five has no pair.
+fn balance_pairs(board: &mut Board, root: &[Pos]) -> Vec<(Pos, Pos)> {
+    let mut pairs = Vec::new();
+    for &first in root.iter().take(BALANCE_TWO_FIRST) {
+        board.make(first);
+        let answers = movegen::generate(board, None);
+        if answers.kind != MoveKind::Win {
+            for &second in answers.moves.iter().take(BALANCE_TWO_SECOND) {
+                pairs.push((first, second));
+            }
+        }
+        board.undo();
+    }
+    pairs
+}
+
+/// The next iteration's order of a balanced search: the most balanced move first, then by
+/// distance of the score (or bound) from `bias`; ties keep the previous order.
+fn balance_order(scores: &[Score], best_index: usize, bias: Score) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..scores.len()).collect();
+    order.sort_by_key(|&k| (k != best_index, (scores[k] - bias).abs()));
+    order
 }
 
 /// If the opponent, were it to move now, would have a VCF, the root moves after which it is
@@ -1526,6 +2050,156 @@ mod tests {
             worst_overrun < Duration::from_millis(50),
             "a search overran its deadline by {worst_overrun:?}"
         );
+    }
+
+    /// The quiet opening of the determinism test, black to move.
+    fn opening() -> Board {
+        board(
+            Rule::Freestyle,
+            "
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . O . . . . . . .
+            . . . . . . X X O . . . . . .
+            . . . . . . . X . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            ",
+        )
+    }
+
+    /// A fixed-depth search with `lines` lines, these exclusions, and a balanced goal.
+    fn search_with(
+        b: &mut Board,
+        depth: i32,
+        lines: usize,
+        exclude: &[Pos],
+        balance: Option<(bool, Score)>,
+    ) -> SearchResult {
+        let tt = TranspositionTable::new(1 << 20);
+        let never = || false;
+        let mut searcher = Searcher::new(&tt, Limits::depth(depth), &never)
+            .multi_pv(lines)
+            .exclude(exclude);
+        match balance {
+            Some((false, bias)) => searcher = searcher.balance_one(bias),
+            Some((true, bias)) => searcher = searcher.balance_two(bias),
+            None => {}
+        }
+        let before = b.hash();
+        let r = searcher.think(b, &mut |_| {});
+        assert_eq!(b.hash(), before, "board restored");
+        r
+    }
+
+    #[test]
+    fn one_line_and_no_exclusion_are_the_ordinary_search() {
+        let plain = best(&mut opening(), 5);
+        let same = search_with(&mut opening(), 5, 1, &[], None);
+        assert_eq!(
+            (plain.best, plain.score, plain.nodes, &plain.pv),
+            (same.best, same.score, same.nodes, &same.pv)
+        );
+        assert_eq!(plain.lines.len(), 1);
+        assert_eq!(plain.lines[0].mv, plain.best.expect("a move"));
+        assert_eq!(plain.lines[0].pv, plain.pv);
+    }
+
+    #[test]
+    fn multi_pv_gives_distinct_lines_best_first() {
+        let mut b = opening();
+        let r = search_with(&mut b, 5, 4, &[], None);
+        assert_eq!(r.lines.len(), 4, "{r:?}");
+        assert_eq!(Some(r.lines[0].mv), r.best);
+        assert_eq!(r.lines[0].score, r.score);
+        for (k, line) in r.lines.iter().enumerate() {
+            assert_eq!(line.pv.first(), Some(&line.mv));
+            assert_eq!(line.depth, 5);
+            assert!(b.is_empty(line.mv));
+            assert!(r.lines[..k].iter().all(|l| l.mv != line.mv), "{r:?}");
+            if k > 0 {
+                assert!(r.lines[k - 1].score >= line.score, "{r:?}");
+            }
+        }
+        // The second line is the best move once the first is excluded.
+        let first = [r.lines[0].mv];
+        let without = search_with(&mut b, 5, 1, &first, None);
+        assert_ne!(without.best, Some(first[0]));
+        assert!(without.score <= r.lines[0].score);
+    }
+
+    #[test]
+    fn excluded_moves_are_never_played_even_forced_ones() {
+        // Black can win at 0,1 or 5,1; both excluded, the win is gone.
+        let text = "
+            . . . . . . . . . .
+            . X X X X . . . . .
+            . O O O O . . . . .
+            . . . . . . . . . .
+            . . . . . . . . . .
+            . . . . . . . . . .
+            . . . . . . . . . .
+            . . . . . . . . . .
+            . . . . . . . . . .
+            . . . . . . . . . .
+            ";
+        let wins = [Pos::from_xy(0, 1), Pos::from_xy(5, 1)];
+        let mut b = board(Rule::Freestyle, text);
+        let r = search_with(&mut b, 3, 1, &wins, None);
+        let m = r.best.expect("a move");
+        assert!(!wins.contains(&m) && b.is_empty(m));
+        // White's four then wins: black's other moves lose.
+        assert!(r.score <= -WIN_THRESHOLD, "{r:?}");
+        // Every square excluded: the exclusion is ignored rather than no move.
+        let all: Vec<Pos> = b.squares().collect();
+        let r = search_with(&mut b, 3, 1, &all, None);
+        assert!(wins.contains(&r.best.expect("a move")));
+    }
+
+    #[test]
+    fn balanced_moves_are_closer_to_even_than_the_best() {
+        let mut b = opening();
+        let strongest = best(&mut b, 4);
+        let one = search_with(&mut b, 4, 1, &[], Some((false, 0)));
+        let m = one.best.expect("a move");
+        assert!(b.is_empty(m));
+        assert!(
+            one.score.abs() <= strongest.score.abs(),
+            "{one:?} {strongest:?}"
+        );
+        let two = search_with(&mut b, 4, 1, &[], Some((true, 0)));
+        assert!(two.pv.len() >= 2, "{two:?}");
+        let (a, c) = (two.pv[0], two.pv[1]);
+        assert!(a != c && b.is_empty(a) && b.is_empty(c));
+        assert_eq!(two.best, Some(a));
+        // Aiming at a lead of 300 for the side to move gives a stronger move than aiming at 0.
+        let ahead = search_with(&mut b, 4, 1, &[], Some((false, 300)));
+        assert!(ahead.score >= one.score, "{ahead:?} {one:?}");
+    }
+
+    #[test]
+    fn progress_reports_every_root_move() {
+        let mut b = opening();
+        let tt = TranspositionTable::new(1 << 20);
+        let never = || false;
+        let mut searcher = Searcher::new(&tt, Limits::depth(3), &never).start_depth(2);
+        let (mut entered, mut left, mut depths) = (0, 0, Vec::new());
+        let r = searcher.think_with(&mut b, &mut |p| match p {
+            Progress::Enter { .. } => entered += 1,
+            Progress::Leave { .. } => left += 1,
+            Progress::Iteration(r) => depths.push(r.depth),
+        });
+        assert_eq!(depths, vec![2, 3], "start_depth skips depth 1");
+        assert!(entered > 0 && entered == left);
+        assert_eq!(r.depth, 3);
     }
 
     #[test]

@@ -10,6 +10,14 @@
 //!
 //! Only [`Out`] writes to stdout; it flushes every line, and a failed write (the manager closed
 //! the pipe) ends the session quietly.
+//!
+//! With `INFO pondering 1`, after each move the engine thread searches the position on the
+//! opponent's time until the next command arrives (the reader counts every command at once),
+//! so the hash table holds the answers to its likely moves; commands that leave the position
+//! as it was (INFO, ABOUT, YXSHOWFORBID, …) let the pondering go on afterwards. Yixin-Board's
+//! analysis commands live in [`yixin`].
+
+mod yixin;
 
 use std::{
     collections::HashMap,
@@ -27,8 +35,8 @@ use anyhow::Context;
 use crate::{
     board::{Board, Cell, Pos, Stone},
     protocol::{Command, Coord, Field, Info, ParseError, Parser, Reply},
-    rules::{self, PatternTable, Rule},
-    search::{self, Limits, SearchResult, Searcher},
+    rules::{self, PatternTable, Rule, Threat},
+    search::{self, Limits, Progress, Score, SearchResult, Searcher},
     time::{ClockWatch, TimeControl},
     tt::TranspositionTable,
 };
@@ -51,6 +59,8 @@ struct Shared {
     stop_seq: AtomicU64,
     /// END was received: stop and print nothing more.
     quit: AtomicBool,
+    /// Sequence number of the latest command received (a ponder search stops when it grows).
+    latest_seq: AtomicU64,
 }
 
 enum Event {
@@ -86,10 +96,21 @@ where
         .context("cannot start the stdin reader thread")?;
     let mut session = Session::new(Out { inner: output }, shared);
     session.set_threads(threads);
-    for event in rx {
+    loop {
+        if session.wants_ponder() {
+            session.ponder();
+        }
+        let event = match rx.recv() {
+            Ok(event) => event,
+            Err(_) => break,
+        };
         let flow = match event {
             Event::Eof => break,
-            Event::Command { seq, at, parsed } => session.handle(seq, at, parsed),
+            Event::Command { seq, at, parsed } => {
+                let flow = session.handle(seq, at, parsed);
+                session.handled = seq;
+                flow
+            }
         };
         match flow {
             Ok(Flow::Continue) => {}
@@ -125,6 +146,7 @@ fn read_commands<R: Read>(input: R, tx: &mpsc::Sender<Event>, shared: &Shared) {
             None => continue,
         };
         seq += 1;
+        shared.latest_seq.store(seq, Ordering::SeqCst);
         let end = matches!(parsed, Ok(Command::End));
         match parsed {
             Ok(Command::Stop) => shared.stop_seq.store(seq, Ordering::SeqCst),
@@ -199,6 +221,18 @@ struct Settings {
     threads: i64,
     max_nodes: u64,
     max_depth: i32,
+    /// `INFO hash_size` in KB (0: from `max_memory`).
+    hash_kb: i64,
+    /// `INFO time_increment`, when sent (trusted over the increment learned from the clock).
+    increment: Option<i64>,
+    /// `INFO start_depth`.
+    start_depth: i32,
+    /// `INFO pondering 1`.
+    pondering: bool,
+    /// Realtime analysis lines (`INFO show_detail` bit 0, `YXSHOWINFO`).
+    realtime: bool,
+    /// `INFO nbestsym` not 0: `YXNBEST` lists symmetric moves separately.
+    nbest_symmetric: bool,
 }
 
 impl Default for Settings {
@@ -210,8 +244,27 @@ impl Default for Settings {
             threads: 1,
             max_nodes: 0,
             max_depth: search::MAX_DEPTH,
+            hash_kb: 0,
+            increment: None,
+            start_depth: 1,
+            pondering: false,
+            realtime: false,
+            nbest_symmetric: false,
         }
     }
+}
+
+/// What a search is for, beyond the ordinary best move (see [`Session::search_with`]).
+#[derive(Clone, Debug, Default)]
+struct Job {
+    /// Root moves to report with their own line (0 or 1: the ordinary search).
+    lines: usize,
+    /// Root moves not to search, besides the YXBLOCK squares.
+    exclude: Vec<Pos>,
+    /// A balanced move (`false`) or pair (`true`) with this target score.
+    balance: Option<(bool, Score)>,
+    /// Search on the opponent's time: no time limit, stopped by the next command, silent.
+    ponder: bool,
 }
 
 struct Session<W: Write> {
@@ -225,6 +278,12 @@ struct Session<W: Write> {
     pool: Option<rayon::ThreadPool>,
     /// Learns the clock's increment from `time_left` (reset by START and RESTART).
     clock: ClockWatch,
+    /// Squares the search never plays (YXBLOCK); kept across games until YXBLOCKRESET.
+    blocked: Vec<Pos>,
+    /// The last command changed nothing since our move: the position may be pondered.
+    ponder_ready: bool,
+    /// Sequence number of the last command handled.
+    handled: u64,
 }
 
 /// Most search threads accepted from `INFO thread_num` or `--threads`.
@@ -243,6 +302,9 @@ impl<W: Write> Session<W> {
             tt: None,
             pool: None,
             clock: ClockWatch::default(),
+            blocked: Vec::new(),
+            ponder_ready: false,
+            handled: 0,
         }
     }
 
@@ -290,6 +352,9 @@ impl<W: Write> Session<W> {
             Err(e @ ParseError::Unknown(_)) => return self.send(Reply::Unknown(e.to_string())),
             Err(e) => return self.send(Reply::Error(e.to_string())),
         };
+        if !keeps_position(&command) {
+            self.ponder_ready = false;
+        }
         match command {
             Command::Start { width, height } => self.start(width, height),
             Command::Restart => match self.board.as_ref() {
@@ -329,6 +394,33 @@ impl<W: Write> Session<W> {
                     tt.clear();
                 }
                 Ok(Flow::Continue)
+            }
+            Command::NBest(n) => self.nbest(n, seq, at),
+            Command::Block {
+                squares,
+                problems,
+                undo,
+            } => self.block(&squares, problems, undo),
+            Command::BlockReset => {
+                self.blocked.clear();
+                Ok(Flow::Continue)
+            }
+            Command::Balance { two, bias } => self.balance(two, bias, seq, at),
+            Command::Swap2Step(step) => self.swap2_step(step, seq, at),
+            Command::Soosorv {
+                step,
+                count,
+                stones,
+                problems,
+            } => self.soosorv(step, count, &stones, problems, seq, at),
+            Command::SearchDefend => self.search_defend(seq, at),
+            Command::ShowHashUsage => self.show_hash_usage(),
+            Command::HashDump(path) => self.hash_dump(&path),
+            Command::HashLoad(path) => self.hash_load(&path),
+            Command::ShowInfo => self.show_info(),
+            Command::Database(name) => self.database(name),
+            Command::Unsupported(name) => {
+                self.send(Reply::Error(format!("{name} is not supported by wuzi")))
             }
         }
     }
@@ -378,7 +470,22 @@ impl<W: Write> Session<W> {
                     v.min(search::MAX_DEPTH as i64) as i32
                 }
             }
-            Info::GameType(_) | Info::Pondering(_) | Info::Folder(_) | Info::Evaluate(_) => {}
+            Info::Pondering(v) => s.pondering = v == 1,
+            Info::ShowDetail(v) => s.realtime = v & 1 != 0,
+            Info::HashSize(v) => {
+                if v != s.hash_kb {
+                    s.hash_kb = v.max(0);
+                    self.tt = None;
+                }
+            }
+            Info::TimeIncrement(v) => {
+                s.increment = Some(v.max(0));
+                s.time.increment = v.max(0);
+            }
+            Info::StartDepth(v) => s.start_depth = v.clamp(1, search::MAX_DEPTH as i64) as i32,
+            Info::NBestSym(v) => s.nbest_symmetric = v != 0,
+            Info::Accepted(key, v) => log::debug!("INFO {key} {v}: accepted, not used"),
+            Info::GameType(_) | Info::Folder(_) | Info::Evaluate(_) => {}
             Info::Invalid { key, value } => log::warn!("INFO {key}: invalid value `{value}`"),
             Info::Unknown { key, .. } => log::debug!("INFO {key}: ignored"),
         }
@@ -537,54 +644,122 @@ impl<W: Write> Session<W> {
         } else {
             self.settings.max_memory
         };
-        let bytes = (memory / TT_MEMORY_DIVISOR).clamp(0, MAX_TT_BYTES) as usize;
+        let mut bytes = (memory / TT_MEMORY_DIVISOR).clamp(0, MAX_TT_BYTES) as usize;
+        if self.settings.hash_kb > 0 {
+            bytes = self.settings.hash_kb.saturating_mul(1024).min(MAX_TT_BYTES) as usize;
+        }
         self.tt
             .get_or_insert_with(|| TranspositionTable::new(bytes))
     }
 
     /// Searches the current position within the budget; `None` when no game or no free square.
     fn search(&mut self, seq: u64, at: Instant) -> Option<SearchResult> {
+        self.search_with(seq, at, &Job::default())
+    }
+
+    /// Searches the current position for `job` (the YXBLOCK squares always excluded); `None`
+    /// when no game or no free square. Reports progress on stdout as it goes (none when
+    /// pondering).
+    fn search_with(&mut self, seq: u64, at: Instant, job: &Job) -> Option<SearchResult> {
         let time_left = self.settings.time.time_left;
-        if let Some(increment) = self.clock.increment_before_move(time_left) {
-            self.settings.time.increment = increment;
-        }
-        let budget = self.settings.time.budget();
-        let limits = Limits {
-            max_depth: self.settings.max_depth,
-            max_nodes: self.settings.max_nodes,
-            soft: budget.soft.map(|soft| at + soft),
-            hard: Some(at + budget.hard),
+        let limits = if job.ponder {
+            Limits {
+                max_depth: self.settings.max_depth,
+                max_nodes: 0,
+                soft: None,
+                hard: None,
+            }
+        } else {
+            if let Some(increment) = self.clock.increment_before_move(time_left) {
+                self.settings.time.increment = increment;
+            }
+            if let Some(increment) = self.settings.increment {
+                self.settings.time.increment = increment;
+            }
+            let budget = self.settings.time.budget();
+            Limits {
+                max_depth: self.settings.max_depth,
+                max_nodes: self.settings.max_nodes,
+                soft: budget.soft.map(|soft| at + soft),
+                hard: Some(at + budget.hard),
+            }
         };
         let shared = Arc::clone(&self.shared);
+        let ponder = job.ponder;
         let stop = move || {
-            shared.quit.load(Ordering::Relaxed) || shared.stop_seq.load(Ordering::Relaxed) > seq
+            shared.quit.load(Ordering::Relaxed)
+                || shared.stop_seq.load(Ordering::Relaxed) > seq
+                || (ponder && shared.latest_seq.load(Ordering::Relaxed) > seq)
         };
+        let mut exclude = job.exclude.clone();
+        exclude.extend(self.blocked.iter().copied());
+        let start_depth = self.settings.start_depth;
+        let realtime = self.settings.realtime && !ponder;
         self.tt();
         let (board, tt) = match (self.board.as_mut(), self.tt.as_ref()) {
             (Some(b), Some(tt)) if !b.is_full() => (b, tt),
             _ => return None,
         };
-        let mut searcher = Searcher::new(tt, limits, &stop);
+        let mut searcher = Searcher::new(tt, limits, &stop)
+            .multi_pv(job.lines)
+            .exclude(&exclude)
+            .start_depth(start_depth);
+        match job.balance {
+            Some((false, bias)) => searcher = searcher.balance_one(bias),
+            Some((true, bias)) => searcher = searcher.balance_two(bias),
+            None => {}
+        }
         if let Some(pool) = self.pool.as_ref() {
             searcher = searcher.with_pool(pool);
         }
         let out = &mut self.out;
-        let result = searcher.think(board, &mut |r| {
-            log::debug!(
-                "depth {} {} nodes {} time {:?}",
-                r.depth,
-                search::describe_score(r.score),
-                r.nodes,
-                r.elapsed
-            );
-            // Progress for GUIs on longer searches; a write error shows again on the move.
-            if r.elapsed >= PROGRESS_AFTER {
-                let _ = out.send(&Reply::Message(summary(r)));
+        let mut lost = Vec::new();
+        let result = searcher.think_with(board, &mut |progress| {
+            if ponder {
+                if let Progress::Iteration(r) = progress {
+                    log::debug!("pondering: {}", summary(r));
+                }
+                return;
             }
+            // A write error shows again on the move.
+            let _ = report(out, &progress, at, realtime, &mut lost);
         });
-        let used = i64::try_from(at.elapsed().as_millis()).unwrap_or(i64::MAX);
-        self.clock.after_move(time_left, used);
+        if !ponder {
+            let used = i64::try_from(at.elapsed().as_millis()).unwrap_or(i64::MAX);
+            self.clock.after_move(time_left, used);
+        }
         Some(result)
+    }
+
+    /// Whether to ponder now: `INFO pondering 1`, our move was the last thing that happened,
+    /// the game goes on, and no command is waiting.
+    fn wants_ponder(&self) -> bool {
+        let shared = &self.shared;
+        self.settings.pondering
+            && self.ponder_ready
+            && !shared.quit.load(Ordering::SeqCst)
+            && shared.stop_seq.load(Ordering::SeqCst) != u64::MAX
+            && shared.latest_seq.load(Ordering::SeqCst) <= self.handled
+            && self.board.as_ref().map_or(false, |b| {
+                !b.is_full() && b.threat_count(b.side_to_move().opponent(), Threat::Five) == 0
+            })
+    }
+
+    /// Searches the position on the opponent's turn, filling the hash table, until the next
+    /// command arrives (or the search ends on its own: then it is not started again).
+    fn ponder(&mut self) {
+        let job = Job {
+            ponder: true,
+            ..Job::default()
+        };
+        let seq = self.handled;
+        let result = self.search_with(seq, Instant::now(), &job);
+        if self.shared.latest_seq.load(Ordering::SeqCst) <= seq {
+            self.ponder_ready = false;
+        }
+        if let Some(r) = result {
+            log::debug!("pondered: {}", summary(&r));
+        }
     }
 
     /// Answers a move request: search, play the move on our board, print it.
@@ -598,17 +773,7 @@ impl<W: Write> Session<W> {
         if self.shared.quit.load(Ordering::SeqCst) {
             return Ok(Flow::Quit);
         }
-        let (board, result) = match (self.board.as_mut(), result) {
-            (Some(b), Some(r)) => (b, r),
-            _ => return self.send(Reply::Error("board is full".into())),
-        };
-        let best = match result.best {
-            Some(p) => p,
-            None => return self.send(Reply::Error("board is full".into())),
-        };
-        board.make(best);
-        self.send(Reply::Message(summary(&result)))?;
-        self.send(Reply::Move(coord(best)))
+        self.play_searched(result)
     }
 
     fn swap2(
@@ -641,13 +806,7 @@ impl<W: Write> Session<W> {
             }
         }
         if placed == 0 {
-            // Opener: a modest three-stone start near the centre.
-            let (cx, cy) = (w as i32 / 2, h as i32 / 2);
-            let opening = [
-                Coord::new(cx, cy),
-                Coord::new(cx + 1, cy - 1),
-                Coord::new(cx + 2, cy + 1),
-            ];
+            let opening = swap2_opening(w, h);
             for c in opening {
                 if let Some(p) = board.pos(c.x as i64, c.y as i64) {
                     board.make(p);
@@ -666,12 +825,120 @@ impl<W: Write> Session<W> {
             Some(SearchResult { best: Some(p), .. }) => {
                 if let Some(b) = self.board.as_mut() {
                     b.make(p);
+                    self.ponder_ready = true;
                 }
                 self.send(Reply::Moves(vec![coord(p)]))
             }
             _ => self.send(Reply::Swap),
         }
     }
+}
+
+/// Commands after which the position is still the one our last move left: pondering goes on.
+fn keeps_position(command: &Command) -> bool {
+    matches!(
+        command,
+        Command::Info(_)
+            | Command::About
+            | Command::ShowForbid
+            | Command::HashClear
+            | Command::Block { .. }
+            | Command::BlockReset
+            | Command::ShowHashUsage
+            | Command::ShowInfo
+            | Command::Database(_)
+            | Command::Unsupported(_)
+    )
+}
+
+/// Realtime lines (`MESSAGE REALTIME …`, parsed by Yixin-Board) wait until a search has run
+/// this long, except the lost moves and the end of each depth.
+const REALTIME_AFTER: Duration = Duration::from_millis(200);
+
+/// Prints what a search reports while it runs: the progress line of each completed depth
+/// after [`PROGRESS_AFTER`] (one per line in multi-PV), and with `realtime` Yixin-Board's
+/// lines: the root move being searched (`POS`) and done (`DONE`), each lost move once
+/// (`LOSE`), and at each depth the best move, its score and line after a `REFRESH`.
+fn report<W: Write>(
+    out: &mut Out<W>,
+    progress: &Progress<'_>,
+    at: Instant,
+    realtime: bool,
+    lost: &mut Vec<Pos>,
+) -> io::Result<()> {
+    let line = |kind: &str, p: Pos| Reply::Message(format!("REALTIME {kind} {}", coord(p)));
+    match *progress {
+        Progress::Enter { mv, .. } if realtime && at.elapsed() >= REALTIME_AFTER => {
+            out.send(&line("POS", mv))
+        }
+        Progress::Leave { mv, score, .. } if realtime => {
+            if score <= -search::WIN_THRESHOLD && !lost.contains(&mv) {
+                lost.push(mv);
+                out.send(&line("LOSE", mv))?;
+            }
+            if at.elapsed() >= REALTIME_AFTER {
+                out.send(&line("DONE", mv))?;
+            }
+            Ok(())
+        }
+        Progress::Iteration(r) => {
+            log::debug!(
+                "depth {} {} nodes {} time {:?}",
+                r.depth,
+                search::describe_score(r.score),
+                r.nodes,
+                r.elapsed
+            );
+            if r.elapsed >= PROGRESS_AFTER {
+                if r.lines.len() > 1 {
+                    for (k, l) in r.lines.iter().enumerate() {
+                        out.send(&Reply::Message(line_summary(k, l)))?;
+                    }
+                }
+                out.send(&Reply::Message(summary(r)))?;
+            }
+            if realtime {
+                if let Some(best) = r.best {
+                    out.send(&Reply::Message("REALTIME REFRESH".into()))?;
+                    out.send(&line("BEST", best))?;
+                    out.send(&Reply::Message(format!("REALTIME VAL {}", r.score)))?;
+                    out.send(&Reply::Message(format!(
+                        "REALTIME PV {}",
+                        moves_text(&r.pv)
+                    )))?;
+                }
+            }
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+/// `7,7 8,8 …`
+fn moves_text(moves: &[Pos]) -> String {
+    let text: Vec<String> = moves.iter().map(|&p| coord(p).to_string()).collect();
+    text.join(" ")
+}
+
+/// One MESSAGE line for line `k` (0-based) of a multi-PV search.
+fn line_summary(k: usize, line: &search::Line) -> String {
+    format!(
+        "multipv {} depth {} {} pv {}",
+        k + 1,
+        line.depth,
+        search::describe_score(line.score),
+        moves_text(&line.pv)
+    )
+}
+
+/// The three stones wuzi opens swap2 with: a modest start near the centre.
+fn swap2_opening(w: usize, h: usize) -> [Coord; 3] {
+    let (cx, cy) = (w as i32 / 2, h as i32 / 2);
+    [
+        Coord::new(cx, cy),
+        Coord::new(cx + 1, cy - 1),
+        Coord::new(cx + 2, cy + 1),
+    ]
 }
 
 /// The protocol coordinate of a square.

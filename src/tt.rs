@@ -17,9 +17,19 @@
 //! 58..64 generation (6 bits)
 //! ```
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::{
+    io::{self, Read, Write},
+    sync::atomic::{AtomicU64, Ordering},
+};
 
-use crate::{board::Pos, score::Score};
+use crate::{
+    board::{Pos, NUM_CELLS},
+    score::Score,
+};
+
+/// First bytes of a table written by [`TranspositionTable::dump`]: the format and its
+/// version.
+pub const DUMP_MAGIC: &[u8; 8] = b"WUZITT01";
 
 /// Kind of bound a stored score is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -97,6 +107,112 @@ impl TranspositionTable {
                 slot[1].store(0, Ordering::Relaxed);
             }
         }
+    }
+
+    /// Used entries per thousand, counted in the first 1000 buckets (the whole table when it
+    /// is smaller).
+    pub fn usage_permille(&self) -> u32 {
+        let buckets = &self.buckets[..self.buckets.len().min(1000)];
+        let used: usize = buckets
+            .iter()
+            .map(|b| {
+                b.0.iter()
+                    .filter(|slot| slot[1].load(Ordering::Relaxed) != 0)
+                    .count()
+            })
+            .sum();
+        (used * 1000 / (buckets.len() * BUCKET_ENTRIES)) as u32
+    }
+
+    /// Writes the table: [`DUMP_MAGIC`], the number of cells of the board encoding, the
+    /// number of buckets and the generation (each a little-endian `u64`), then every entry's
+    /// two words. [`TranspositionTable::load`] reads it back.
+    pub fn dump(&self, out: &mut dyn Write) -> io::Result<()> {
+        out.write_all(DUMP_MAGIC)?;
+        for word in [
+            NUM_CELLS as u64,
+            self.buckets.len() as u64,
+            self.generation.load(Ordering::Relaxed),
+        ] {
+            out.write_all(&word.to_le_bytes())?;
+        }
+        let mut chunk = Vec::with_capacity(1 << 16);
+        for bucket in &self.buckets {
+            for slot in &bucket.0 {
+                chunk.extend_from_slice(&slot[0].load(Ordering::Relaxed).to_le_bytes());
+                chunk.extend_from_slice(&slot[1].load(Ordering::Relaxed).to_le_bytes());
+            }
+            if chunk.len() >= 1 << 16 {
+                out.write_all(&chunk)?;
+                chunk.clear();
+            }
+        }
+        out.write_all(&chunk)?;
+        out.flush()
+    }
+
+    /// Reads a table written by [`TranspositionTable::dump`], of at most `max_bytes`. A file of
+    /// another format, board encoding or size limit, or cut short, is an `InvalidData` error;
+    /// entries whose move is no cell are dropped, so a damaged file cannot put an impossible
+    /// move into a search.
+    pub fn load(input: &mut dyn Read, max_bytes: usize) -> io::Result<TranspositionTable> {
+        let bad = |why: String| io::Error::new(io::ErrorKind::InvalidData, why);
+        let mut magic = [0u8; 8];
+        input
+            .read_exact(&mut magic)
+            .map_err(|_| bad("not a wuzi hash file (too short)".into()))?;
+        if &magic != DUMP_MAGIC {
+            return Err(bad("not a wuzi hash file (wrong header)".into()));
+        }
+        let mut word = [0u8; 8];
+        let mut header = [0u64; 3];
+        for value in &mut header {
+            input
+                .read_exact(&mut word)
+                .map_err(|_| bad("hash file header cut short".into()))?;
+            *value = u64::from_le_bytes(word);
+        }
+        let [cells, count, generation] = header;
+        if cells != NUM_CELLS as u64 {
+            return Err(bad(format!(
+                "hash file of another board encoding ({cells} cells, not {NUM_CELLS})"
+            )));
+        }
+        let bytes = count.saturating_mul((ENTRY_BYTES * BUCKET_ENTRIES) as u64);
+        if count < 256 || !count.is_power_of_two() || bytes > max_bytes as u64 {
+            return Err(bad(format!(
+                "hash file of {count} buckets: not a power of two from 256, or over {max_bytes} bytes"
+            )));
+        }
+        let count = count as usize;
+        let mut buckets = Vec::with_capacity(count);
+        let mut raw = vec![0u8; ENTRY_BYTES * BUCKET_ENTRIES];
+        for _ in 0..count {
+            input
+                .read_exact(&mut raw)
+                .map_err(|_| bad("hash file cut short".into()))?;
+            let bucket = Bucket::empty();
+            for (i, slot) in bucket.0.iter().enumerate() {
+                let at = i * ENTRY_BYTES;
+                let mut check = [0u8; 8];
+                let mut data = [0u8; 8];
+                check.copy_from_slice(&raw[at..at + 8]);
+                data.copy_from_slice(&raw[at + 8..at + 16]);
+                let (check, data) = (u64::from_le_bytes(check), u64::from_le_bytes(data));
+                let mv = data & NO_MOVE;
+                if mv != NO_MOVE && mv as usize >= NUM_CELLS {
+                    continue;
+                }
+                slot[0].store(check, Ordering::Relaxed);
+                slot[1].store(data, Ordering::Relaxed);
+            }
+            buckets.push(bucket);
+        }
+        Ok(TranspositionTable {
+            buckets,
+            mask: count - 1,
+            generation: AtomicU64::new(generation),
+        })
     }
 
     /// Starts a new search: entries from older searches become preferred for replacement.
@@ -249,6 +365,45 @@ mod tests {
         tt.store(6 << 40, None, 0, 1, Bound::Upper);
         assert!(tt.probe(6 << 40).is_some());
         assert!(tt.probe(keys[4]).is_some() || tt.probe(keys[3]).is_some());
+    }
+
+    #[test]
+    fn dump_and_load_round_trip_and_reject_damage() {
+        let tt = TranspositionTable::new(1 << 16);
+        assert_eq!(tt.usage_permille(), 0);
+        for k in 1..=300u64 {
+            tt.store(
+                k * 0x9E37_79B9,
+                Some(Pos::from_xy(3, 4)),
+                k as Score,
+                5,
+                Bound::Exact,
+            );
+        }
+        assert!(tt.usage_permille() > 0);
+        let mut file = Vec::new();
+        tt.dump(&mut file).expect("dump to memory");
+        let back = TranspositionTable::load(&mut file.as_slice(), 1 << 16).expect("load");
+        assert_eq!(back.bytes(), tt.bytes());
+        for k in 1..=300u64 {
+            assert_eq!(back.probe(k * 0x9E37_79B9), tt.probe(k * 0x9E37_79B9));
+        }
+        assert_eq!(back.usage_permille(), tt.usage_permille());
+        // Too big for the limit, cut short, wrong header: errors, never a panic.
+        assert!(TranspositionTable::load(&mut file.as_slice(), 1 << 10).is_err());
+        assert!(TranspositionTable::load(&mut &file[..file.len() - 1], 1 << 16).is_err());
+        assert!(TranspositionTable::load(&mut &b"hello"[..], 1 << 16).is_err());
+        let mut other = file.clone();
+        other[0] = b'X';
+        assert!(TranspositionTable::load(&mut other.as_slice(), 1 << 16).is_err());
+        // An entry whose move is no cell is dropped.
+        let mut bad_move = file.clone();
+        let first_data = 32 + 8;
+        let data = u64::from_le_bytes(bad_move[first_data..first_data + 8].try_into().unwrap());
+        let damaged = (data & !0xFFFF) | 0xFFFE;
+        bad_move[first_data..first_data + 8].copy_from_slice(&damaged.to_le_bytes());
+        let back = TranspositionTable::load(&mut bad_move.as_slice(), 1 << 16).expect("load");
+        assert!(back.usage_permille() <= tt.usage_permille());
     }
 
     #[test]
