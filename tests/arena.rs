@@ -84,3 +84,49 @@ fn wuzi_plays_itself_and_a_fake() {
     assert!(ok, "{text}");
     assert!(text.contains("illegal move 2 (wuzi 0, fake 2)"), "{text}");
 }
+
+#[test]
+fn shards_and_merge_through_the_binary() {
+    let (ok, text) = run_match(&["merge", "--help"]);
+    assert!(ok, "{text}");
+    assert!(text.contains("--sprt"), "{text}");
+    let dir = std::env::temp_dir().join(format!("wuzi-arena-bin-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let fake = format!("arg={FAKE}");
+    for k in 1..=2 {
+        let shard = format!("{k}/2");
+        let results = dir.join(format!("{k}.jsonl"));
+        let results = results.to_str().unwrap();
+        let (ok, text) = run_match(&[
+            "--engine",
+            "cmd=bash",
+            &fake,
+            "arg=normal",
+            "name=a",
+            "--engine",
+            "cmd=bash",
+            &fake,
+            "arg=outside",
+            "name=b",
+            "--games",
+            "4",
+            "--turn",
+            "300",
+            "--shard",
+            &shard,
+            "--results",
+            results,
+        ]);
+        assert!(ok, "{text}");
+        assert!(text.contains("2 of 4 games (shard"), "{text}");
+    }
+    let (ok, text) = run_match(&["merge", "--sprt", "0,10", dir.to_str().unwrap()]);
+    assert!(ok, "{text}");
+    assert!(text.contains("Merged 4 of 4 games"), "{text}");
+    assert!(text.contains("illegal move 4 (a 0, b 4)"), "{text}");
+    assert!(text.contains("no verdict yet"), "{text}");
+    let (ok, text) = run_match(&["merge", dir.join("none.jsonl").to_str().unwrap()]);
+    assert!(!ok, "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -83,14 +83,33 @@ RESULTS:
     --sgf FILE              write every game to FILE (Renju SGF, GM[4])
     --psq FILE              write every game to FILE (Piskvork PSQ blocks)
     --log FILE              log every line sent to and received from the engines
+    --results FILE          append one JSON line per finished game to FILE (engines, opening,
+                            colours, result and reason, moves, times, engine pair and game
+                            pair), after one line describing the match; `match merge` reads
+                            such files back
     -h, --help              this text
+
+SHARDS (one match spread over several runs or machines):
+    --shard K/N             play only the K-th of N parts of the schedule (K = 1..N): the
+                            game pairs of every N-th opening slot, from the K-th on, with the
+                            same game numbers, openings and colours as the whole run; needs
+                            --results, and --seed with --order random; not with --sprt (each
+                            shard plays its part whole)
+    pbrain-wuzi match merge [--sprt E0,E1[,A,B]] FILE|DIR...
+                            the final table, Elo, LOS, pentanomial counts and SPRT state of the
+                            games in results files (a directory: its *.jsonl files), as one
+                            run of those games prints them; duplicated games are counted once
+                            and lines of another match are left out, both reported
+                            (pbrain-wuzi match merge --help)
 
 Reasons a game ends: five, renju foul (black's forbidden move loses), full board, draw
 after N stones (draws), and the forfeits: time forfeit, crash, illegal move (off the
 board), occupied square, unparsable answer, no answer (to START). A progress line follows
 every game (W-L-D, score, Elo ± 95%); the final table gives per pair W-L-D, score, Elo with
 its 95% interval, LOS, the pentanomial counts of game pairs, the reasons with counts, and per
-engine the average and the slowest answer.
+engine the average and the slowest answer, process starts and START retries. An engine that
+answers START with ERROR, or not at all, is sent START once more after 0.5 s (restarted first
+if it had to be killed); when that fails too, it loses the game by `no answer`.
 
 EXAMPLE:
     pbrain-wuzi match --engine cmd=./new name=new --engine cmd=./old name=old \\
@@ -150,6 +169,10 @@ pub struct Config {
     pub records: Option<(PathBuf, RecordFormat)>,
     /// Engine I/O log.
     pub log: Option<PathBuf>,
+    /// Results file (JSON lines).
+    pub results: Option<PathBuf>,
+    /// `--shard K/N`: (K, N), 1 ≤ K ≤ N.
+    pub shard: Option<(usize, usize)>,
 }
 
 /// Result of parsing the command line.
@@ -324,6 +347,18 @@ pub fn parse_engine(words: &[String]) -> Result<EngineSpec, String> {
     spec_from_raw(&raw, global, 0)
 }
 
+/// Parses `K/N` (1 ≤ K ≤ N).
+fn parse_shard(text: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("--shard: expected K/N with 1 <= K <= N, got `{text}`");
+    let (k, n) = text.split_once('/').ok_or_else(bad)?;
+    let k: usize = k.trim().parse().map_err(|_| bad())?;
+    let n: usize = n.trim().parse().map_err(|_| bad())?;
+    if k == 0 || k > n {
+        return Err(bad());
+    }
+    Ok((k, n))
+}
+
 /// Parses the arguments after `match`.
 pub fn parse(args: &[String]) -> Result<Parsed, String> {
     let mut raw_engines: Vec<RawEngine> = Vec::new();
@@ -350,6 +385,8 @@ pub fn parse(args: &[String]) -> Result<Parsed, String> {
     let mut sprt = None;
     let mut records = None;
     let mut log = None;
+    let mut results = None;
+    let mut shard = None;
 
     let mut i = 0;
     while i < args.len() {
@@ -437,6 +474,8 @@ pub fn parse(args: &[String]) -> Result<Parsed, String> {
             "--sgf" => records = Some((PathBuf::from(value(option)?), RecordFormat::Sgf)),
             "--psq" => records = Some((PathBuf::from(value(option)?), RecordFormat::Psq)),
             "--log" => log = Some(PathBuf::from(value(option)?)),
+            "--results" => results = Some(PathBuf::from(value(option)?)),
+            "--shard" => shard = Some(parse_shard(&value(option)?)?),
             other => return Err(format!("unknown option `{other}` (see --help)")),
         }
     }
@@ -462,6 +501,23 @@ pub fn parse(args: &[String]) -> Result<Parsed, String> {
     }
     if draw_after == Some(0) {
         return Err("--draw-after must be at least 1".to_string());
+    }
+    if shard.is_some() {
+        if results.is_none() {
+            return Err("--shard needs --results FILE (what `match merge` reads)".to_string());
+        }
+        if order == Order::Random && seed.is_none() {
+            return Err(
+                "--shard with --order random needs --seed: every shard must build \
+                        the same schedule"
+                    .to_string(),
+            );
+        }
+        if sprt.is_some() {
+            return Err(
+                "--shard plays its part whole; give --sprt to `match merge` instead".to_string(),
+            );
+        }
     }
     let default_turn = if game.is_some() { 0 } else { DEFAULT_TURN_MS };
     let global = TimeControl {
@@ -510,6 +566,8 @@ pub fn parse(args: &[String]) -> Result<Parsed, String> {
         sprt,
         records,
         log,
+        results,
+        shard,
     })))
 }
 
@@ -603,6 +661,11 @@ mod tests {
         assert_eq!(c.draw_after, Some(200));
         assert_eq!(c.records.as_ref().map(|r| r.1), Some(RecordFormat::Sgf));
         assert!(c.sprt.is_some());
+        let c = config(
+            "--engine bash --engine bash --shard 2/3 --results r.jsonl --order random --seed 1",
+        );
+        assert_eq!(c.shard, Some((2, 3)));
+        assert_eq!(c.results.as_deref(), Some(std::path::Path::new("r.jsonl")));
         let c = config("--engine bash --engine bash --rule=9 --game=10s");
         assert_eq!(c.rule, Rule::Caro);
         assert_eq!(c.engines[1].tc.turn_ms, 0);
@@ -622,6 +685,12 @@ mod tests {
             "--engine ./no/such/brain --engine bash",
             "--engine bash --engine bash --games",
             "--engine bash --engine bash --games x",
+            "--engine bash --engine bash --shard 1/2",
+            "--engine bash --engine bash --shard 3/2 --results r",
+            "--engine bash --engine bash --shard 0/2 --results r",
+            "--engine bash --engine bash --shard 2 --results r",
+            "--engine bash --engine bash --shard 1/2 --results r --order random",
+            "--engine bash --engine bash --shard 1/2 --results r --sprt 0,5",
         ] {
             assert!(parse(&args(bad)).is_err(), "{bad}");
         }
@@ -656,6 +725,9 @@ mod tests {
             "--sgf",
             "--psq",
             "--log",
+            "--results",
+            "--shard",
+            "match merge",
             "cmd=",
             "arg=",
             "name=",

@@ -7,10 +7,15 @@
 //! otherwise `BOARD` with every stone in move order, field 1 for the receiving engine's stones
 //! and 2 for the opponent's, then `DONE`; later requests are `TURN x,y` with the opponent's last
 //! move (or the whole `BOARD` again with `send_board`).
+//!
+//! An engine that answers `START` with `ERROR`, or not at all, gets a second `START` after
+//! [`START_RETRY_WAIT`] (restarted first if it had to be killed); only when that one fails too
+//! does it lose the game by [`Reason::NoAnswer`]. The retries are counted per engine.
 
 use std::{
     fmt,
     sync::Arc,
+    thread,
     time::{Duration, Instant},
 };
 
@@ -24,6 +29,10 @@ use crate::{
     board::Stone,
     rules::{PatternTable, Rule},
 };
+
+/// How long the arena waits before it sends `START` again to an engine that refused it or did
+/// not answer it.
+pub const START_RETRY_WAIT: Duration = Duration::from_millis(500);
 
 /// How a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -156,6 +165,8 @@ pub struct Player<'a> {
     pub tag: String,
     /// Set to the number of times the process was (re)started in this game.
     pub spawns: u32,
+    /// Set to the number of `START`s sent again in this game (0 or 1).
+    pub start_retries: u32,
 }
 
 /// A stone of the game record.
@@ -186,6 +197,8 @@ pub struct GameRecord {
     pub spawns: [u32; 2],
     /// ABOUT answers per colour, if any.
     pub about: [Option<String>; 2],
+    /// `START`s sent again after an `ERROR` or no answer, per colour.
+    pub start_retries: [u32; 2],
 }
 
 fn ensure_started(player: &mut Player<'_>, settings: &GameSettings) -> Result<(), Failure> {
@@ -221,6 +234,28 @@ fn start_game(player: &mut Player<'_>, settings: &GameSettings) -> Result<(), Fa
         engine.send(&format!("INFO {key} {value}"));
     }
     Ok(())
+}
+
+/// [`start_game`], and once more after [`START_RETRY_WAIT`] when the engine refused `START` or
+/// did not answer it ([`Failure::NoAnswer`]); the second failure carries the first's detail.
+fn start_with_retry(player: &mut Player<'_>, settings: &GameSettings) -> Result<(), Failure> {
+    let first = match start_game(player, settings) {
+        Err(Failure::NoAnswer(detail)) => detail,
+        other => return other,
+    };
+    player.start_retries += 1;
+    thread::sleep(START_RETRY_WAIT);
+    let again = |d: String| {
+        format!(
+            "{first}; again after {} ms: {d}",
+            START_RETRY_WAIT.as_millis()
+        )
+    };
+    start_game(player, settings).map_err(|failure| match failure {
+        Failure::NoAnswer(d) => Failure::NoAnswer(again(d)),
+        Failure::Crash(d) => Failure::Crash(again(d)),
+        Failure::Timeout(d) => Failure::Timeout(again(d)),
+    })
 }
 
 fn failure_outcome(failure: Failure, loser: Stone) -> Outcome {
@@ -274,11 +309,13 @@ pub fn play(
         late: [0, 0],
         spawns: [0, 0],
         about: [None, None],
+        start_retries: [0, 0],
     };
     let finish = |mut record: GameRecord, players: &mut [&mut Player<'_>; 2], outcome: Outcome| {
         record.outcome = outcome;
         for (i, p) in players.iter_mut().enumerate() {
             record.spawns[i] = p.spawns;
+            record.start_retries[i] = p.start_retries;
             record.about[i] = p
                 .engine
                 .as_ref()
@@ -320,7 +357,7 @@ pub fn play(
     }
 
     for (i, colour) in [Stone::Black, Stone::White].into_iter().enumerate() {
-        if let Err(failure) = start_game(players[i], settings) {
+        if let Err(failure) = start_with_retry(players[i], settings) {
             let outcome = failure_outcome(failure, colour);
             return finish(record, &mut players, outcome);
         }

@@ -9,18 +9,28 @@
 //! progress line, appends the game record, updates the statistics and, with `--sprt`, stops the
 //! match at a verdict (games already running are finished and counted).
 //!
+//! One match can be spread over many runs: `--shard K/N` keeps the K-th of N parts of the list
+//! (every N-th opening slot with all its games, so game pairs stay together and every shard
+//! meets every pair of engines), `--results` writes each game as a JSON line, and
+//! `pbrain-wuzi match merge` turns any set of such files into the table one run would print.
+//! Running the shards is left to a runner people already have (GNU parallel, Slurm,
+//! Kubernetes; `scripts/cluster/`).
+//!
 //! Modules: [`cli`] (options and `--help`), [`engine`] (processes and I/O with deadlines),
 //! [`game`] (one game), [`referee`] (rules, through [`crate::rules`]), [`clock`] (time
 //! control), [`openings`], [`stats`] (Elo, LOS, SPRT), [`summary`] (totals and tables),
-//! [`record`] (SGF/PSQ).
+//! [`record`] (SGF/PSQ), [`results`] (the JSON lines of `--results`), [`merge`] (`match
+//! merge`).
 
 pub mod cli;
 pub mod clock;
 pub mod engine;
 pub mod game;
+pub mod merge;
 pub mod openings;
 pub mod record;
 pub mod referee;
+pub mod results;
 pub mod stats;
 pub mod summary;
 
@@ -44,13 +54,17 @@ use self::{
     game::{GameRecord, GameSettings, Player},
     openings::{Opening, SplitMix},
     record::{GameInfo, RecordWriter},
-    stats::{SprtVerdict, SPRT_MIN_GAMES},
+    results::{GameLine, Line, MatchLine, ResultsWriter},
+    stats::{Sprt, SprtVerdict, SPRT_MIN_GAMES},
     summary::Summary,
 };
 use crate::rules::PatternTable;
 
-/// Entry point of `pbrain-wuzi match`.
+/// Entry point of `pbrain-wuzi match` (and of `pbrain-wuzi match merge`).
 pub fn main(args: &[String]) -> anyhow::Result<()> {
+    if args.first().map(String::as_str) == Some("merge") {
+        return merge::main(&args[1..]);
+    }
     let stdout = io::stdout();
     let mut out = stdout.lock();
     match cli::parse(args).map_err(|e| anyhow::anyhow!("match: {e}"))? {
@@ -78,6 +92,9 @@ pub struct Job {
     pub opening: Arc<Opening>,
     /// Game-pair id (the two games of an opening with colours swapped share it).
     pub unit: usize,
+    /// Opening slot: the index in the opening sequence (all pairs play slot k with the same
+    /// opening); `--shard K/N` keeps the slots with `slot % N == K - 1`.
+    pub slot: usize,
 }
 
 /// The pairs of engines that meet: every pair, or engine 0 against each other one.
@@ -135,6 +152,7 @@ pub fn schedule(config: &Config, openings: &[Arc<Opening>]) -> Vec<Job> {
                     players,
                     opening: openings[opening].clone(),
                     unit: unit_id,
+                    slot: k,
                 });
             }
             unit_id += 1;
@@ -198,7 +216,47 @@ pub fn load_openings(config: &Config, out: &mut dyn Write) -> anyhow::Result<Vec
     Ok(list.into_iter().map(Arc::new).collect())
 }
 
-fn opening_label(opening: &Opening) -> String {
+/// The games of `jobs` (a whole schedule) that shard `k` of `n` plays.
+pub fn shard(jobs: Vec<Job>, (k, n): (usize, usize)) -> Vec<Job> {
+    jobs.into_iter().filter(|j| j.slot % n == k - 1).collect()
+}
+
+/// `SPRT: H0 elo … bounds …, pentanomial model`: the test a match (or a merge) runs.
+pub fn sprt_header(sprt: &Sprt, repeat: bool) -> String {
+    let (lo, hi) = sprt.bounds();
+    format!(
+        "SPRT: H0 elo {} vs H1 elo {}, alpha {}, beta {}, bounds [{lo:.2}, {hi:.2}], {} model",
+        sprt.elo0,
+        sprt.elo1,
+        sprt.alpha,
+        sprt.beta,
+        if repeat { "pentanomial" } else { "trinomial" }
+    )
+}
+
+/// The SPRT's state after `games` games with log-likelihood ratio `llr`: no verdict before
+/// [`SPRT_MIN_GAMES`].
+pub fn sprt_verdict(sprt: &Sprt, llr: f64, games: usize) -> SprtVerdict {
+    // The normal approximation means nothing on a handful of games: a first pair lost twice
+    // gives a huge |LLR|.
+    if games >= SPRT_MIN_GAMES {
+        sprt.verdict(llr)
+    } else {
+        SprtVerdict::Continue
+    }
+}
+
+/// The words of a verdict (`H1 accepted (elo >= 10)`).
+pub fn verdict_text(sprt: &Sprt, verdict: SprtVerdict) -> String {
+    match verdict {
+        SprtVerdict::AcceptH1 => format!("H1 accepted (elo >= {})", sprt.elo1),
+        SprtVerdict::AcceptH0 => format!("H0 accepted (elo <= {})", sprt.elo0),
+        SprtVerdict::Continue => "no verdict yet".to_string(),
+    }
+}
+
+/// The opening as the progress lines and records name it.
+pub fn opening_label(opening: &Opening) -> String {
     if opening.line == 0 {
         "empty board".to_string()
     } else if opening.symmetry == 0 {
@@ -240,12 +298,14 @@ fn worker(
             engine: &mut black_engine,
             tag: format!("w{id}:{}", config.engines[b].name),
             spawns: 0,
+            start_retries: 0,
         };
         let mut white = Player {
             spec: &config.engines[w],
             engine: &mut white_engine,
             tag: format!("w{id}:{}", config.engines[w].name),
             spawns: 0,
+            start_retries: 0,
         };
         let record = game::play(settings, &job.opening, [&mut black, &mut white]);
         engines[b] = black_engine;
@@ -262,7 +322,13 @@ fn worker(
 /// Runs the match described by `config`, printing progress and the final table to `out`.
 pub fn run(config: &Config, out: &mut dyn Write) -> anyhow::Result<Summary> {
     let openings = load_openings(config, out)?;
-    let jobs = schedule(config, &openings);
+    let whole = schedule(config, &openings);
+    let schedule_total = whole.len();
+    let match_id = results::match_id(config, &whole);
+    let jobs = match config.shard {
+        Some(part) => shard(whole, part),
+        None => whole,
+    };
     let pair_list = pairs(config.engines.len(), config.gauntlet);
     let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
     let mut summary = Summary::new(&names, &pair_list);
@@ -295,10 +361,45 @@ pub fn run(config: &Config, out: &mut dyn Write) -> anyhow::Result<Summary> {
         v.dedup();
         v
     };
+    let mut results_file = match &config.results {
+        Some(p) => {
+            let mut w = ResultsWriter::append(p)
+                .with_context(|| format!("cannot open results `{}`", p.display()))?;
+            let line = Line::Match(MatchLine {
+                id: match_id.clone(),
+                format: results::FORMAT,
+                writer: format!("wuzi {}", env!("CARGO_PKG_VERSION")),
+                engines: names.clone(),
+                pairs: pair_list.iter().map(|&(a, b)| [a, b]).collect(),
+                games: schedule_total,
+                shard: config.shard.map(|(k, n)| [k, n]),
+                shard_games: total,
+                rule: config.rule.info_bits(),
+                size: config.size,
+                openings: openings.len(),
+                repeat: config.repeat,
+                order: match config.order {
+                    Order::Sequential => "sequential".to_string(),
+                    Order::Random => "random".to_string(),
+                },
+                seed: config.seed,
+                time_controls: config.engines.iter().map(|e| e.tc.to_string()).collect(),
+                date: record::today(),
+            });
+            w.write(&line)
+                .with_context(|| format!("cannot write results `{}`", p.display()))?;
+            Some(w)
+        }
+        None => None,
+    };
+    let games_text = match config.shard {
+        Some((k, n)) => format!("{total} of {schedule_total} games (shard {k}/{n})"),
+        None => format!("{total} games"),
+    };
     writeln!(
         out,
-        "Match: {} games, {} {}×{}, {} opening(s), {}, tolerance {} ms, concurrency {}, seed {}",
-        total,
+        "Match: {}, {} {}×{}, {} opening(s), {}, tolerance {} ms, concurrency {}, seed {}",
+        games_text,
         config.rule.name(),
         config.size,
         config.size,
@@ -308,21 +409,11 @@ pub fn run(config: &Config, out: &mut dyn Write) -> anyhow::Result<Summary> {
         config.concurrency,
         config.seed
     )?;
+    if let Some(p) = &config.results {
+        writeln!(out, "Results: {} (match {match_id})", p.display())?;
+    }
     if let Some(sprt) = &config.sprt {
-        let (lo, hi) = sprt.bounds();
-        writeln!(
-            out,
-            "SPRT: H0 elo {} vs H1 elo {}, alpha {}, beta {}, bounds [{lo:.2}, {hi:.2}], {} model",
-            sprt.elo0,
-            sprt.elo1,
-            sprt.alpha,
-            sprt.beta,
-            if config.repeat {
-                "pentanomial"
-            } else {
-                "trinomial"
-            }
-        )?;
+        writeln!(out, "{}", sprt_header(sprt, config.repeat))?;
     }
     out.flush()?;
 
@@ -355,17 +446,13 @@ pub fn run(config: &Config, out: &mut dyn Write) -> anyhow::Result<Summary> {
                 config.engines[job.players[0]].name.as_str(),
                 config.engines[job.players[1]].name.as_str(),
             ];
-            let score = match record.outcome.winner {
-                None => "½-½",
-                Some(crate::board::Stone::Black) => "1-0",
-                Some(crate::board::Stone::White) => "0-1",
-            };
             let mut line = format!(
-                "[{done}/{total}] game {} {} - {} ({}): {score} {}, {} moves | {}",
+                "[{done}/{total}] game {} {} - {} ({}): {} {}, {} moves | {}",
                 job.number,
                 names2[0],
                 names2[1],
                 opening_label(&job.opening),
+                results::score_text(record.outcome.winner),
                 record.outcome.reason,
                 record.moves.len(),
                 summary.pair_line(job.pair)
@@ -375,13 +462,7 @@ pub fn run(config: &Config, out: &mut dyn Write) -> anyhow::Result<Summary> {
             }
             if let Some(sprt) = &config.sprt {
                 let llr = summary.llr(sprt, config.repeat);
-                // The normal approximation means nothing on a handful of games: a first
-                // pair lost twice gives a huge |LLR|. No verdict before SPRT_MIN_GAMES.
-                let verdict = if done >= SPRT_MIN_GAMES {
-                    sprt.verdict(llr)
-                } else {
-                    SprtVerdict::Continue
-                };
+                let verdict = sprt_verdict(sprt, llr, done);
                 let (lo, hi) = sprt.bounds();
                 line.push_str(&format!(" | LLR {llr:.2} [{lo:.2}, {hi:.2}]"));
                 summary.sprt = Some((llr, verdict));
@@ -401,6 +482,21 @@ pub fn run(config: &Config, out: &mut dyn Write) -> anyhow::Result<Summary> {
                 };
                 if let Err(e) = w.write(&record, &info) {
                     warn!("cannot write the game record: {e}");
+                }
+            }
+            if let Some(w) = results_file.as_mut() {
+                let game = GameLine::new(
+                    &match_id,
+                    config.shard,
+                    &job,
+                    &record,
+                    &names,
+                    opening_label(&job.opening),
+                );
+                if let Err(e) = w.write(&Line::Game(game)) {
+                    // A game that cannot be written is lost to `match merge`: stop here.
+                    shared.stop.store(true, Ordering::SeqCst);
+                    return Err(anyhow::Error::new(e).context("cannot write the results line"));
                 }
             }
             if let Err(e) = writeln!(out, "{line}").and_then(|_| out.flush()) {
@@ -424,11 +520,7 @@ pub fn run(config: &Config, out: &mut dyn Write) -> anyhow::Result<Summary> {
     )?;
     if let (Some(sprt), Some((llr, verdict))) = (&config.sprt, summary.sprt) {
         let (lo, hi) = sprt.bounds();
-        let text = match stopped_by_sprt.map(|s| s.0).unwrap_or(verdict) {
-            SprtVerdict::AcceptH1 => format!("H1 accepted (elo >= {})", sprt.elo1),
-            SprtVerdict::AcceptH0 => format!("H0 accepted (elo <= {})", sprt.elo0),
-            SprtVerdict::Continue => "no verdict yet".to_string(),
-        };
+        let text = verdict_text(sprt, stopped_by_sprt.map(|s| s.0).unwrap_or(verdict));
         match stopped_by_sprt {
             // Games still running at the verdict are finished and counted: the LLR then moves
             // on, so the LLR that gave the verdict is the one printed with it.

@@ -242,6 +242,7 @@ mod tests {
             late: [0, 0],
             spawns: [0, 0],
             about: [None, None],
+            start_retries: [0, 0],
         }
     }
 

@@ -48,6 +48,9 @@ pub struct EngineStats {
     pub late: u32,
     /// Process starts (1 plus restarts after a crash or kill, per worker).
     pub starts: u32,
+    /// `START`s sent again after an `ERROR` or no answer (a failed retry also counts as a
+    /// `no answer` forfeit).
+    pub start_retries: u32,
     /// Games lost by each forfeit reason.
     pub forfeits: HashMap<Reason, u32>,
     /// ABOUT answer, once seen.
@@ -61,6 +64,74 @@ impl EngineStats {
             Duration::ZERO
         } else {
             self.total / self.answers
+        }
+    }
+}
+
+/// One engine's side of a finished game, as the totals count it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SideTally {
+    /// Moves answered.
+    pub answers: u32,
+    /// Sum of the answer times.
+    pub time: Duration,
+    /// Slowest answer (zero without answers).
+    pub slowest: Duration,
+    /// Answers after the limit, accepted within the tolerance.
+    pub late: u32,
+    /// Process starts during the game.
+    pub starts: u32,
+    /// `START`s sent again after an `ERROR` or no answer.
+    pub start_retries: u32,
+    /// ABOUT answer, if any.
+    pub about: Option<String>,
+}
+
+/// A finished game as the totals count it: what a results line keeps of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameTally {
+    /// Game number in the schedule.
+    pub number: usize,
+    /// Index of the pair of engines.
+    pub pair: usize,
+    /// Game-pair id (the opening played with colours swapped).
+    pub unit: usize,
+    /// Engine indices: black, white.
+    pub players: [usize; 2],
+    /// The winning colour, `None` for a draw.
+    pub winner: Option<Stone>,
+    /// How the game ended.
+    pub reason: Reason,
+    /// Black's side, then white's.
+    pub sides: [SideTally; 2],
+}
+
+impl GameTally {
+    /// The tally of `record`, game `number` of pair `pair` and game pair `unit`.
+    pub fn new(
+        pair: usize,
+        players: [usize; 2],
+        number: usize,
+        unit: usize,
+        record: &GameRecord,
+    ) -> GameTally {
+        let side = |i: usize| SideTally {
+            answers: record.times[i].len() as u32,
+            time: record.times[i].iter().sum(),
+            slowest: record.times[i].iter().max().copied().unwrap_or_default(),
+            late: record.late[i],
+            starts: record.spawns[i],
+            start_retries: record.start_retries[i],
+            about: record.about[i].clone(),
+        };
+        GameTally {
+            number,
+            pair,
+            unit,
+            players,
+            winner: record.outcome.winner,
+            reason: record.outcome.reason,
+            sides: [side(0), side(1)],
         }
     }
 }
@@ -79,8 +150,8 @@ pub struct Summary {
 }
 
 /// Game score for the engine playing `colour`.
-fn score_for(record: &GameRecord, colour: Stone) -> f64 {
-    match record.outcome.winner {
+fn score_for(winner: Option<Stone>, colour: Stone) -> f64 {
+    match winner {
         None => 0.5,
         Some(w) if w == colour => 1.0,
         Some(_) => 0.0,
@@ -120,14 +191,20 @@ impl Summary {
         unit: usize,
         record: &GameRecord,
     ) {
+        self.add_tally(&GameTally::new(pair, players, number, unit, record));
+    }
+
+    /// Adds a game in the form a results line keeps it ([`Summary::add`] goes through here, so
+    /// a merge of results lines counts exactly what the match counted).
+    pub fn add_tally(&mut self, game: &GameTally) {
         self.games += 1;
-        let stats = &mut self.pairs[pair];
-        let first_colour = if players[0] == stats.engines.0 {
+        let stats = &mut self.pairs[game.pair];
+        let first_colour = if game.players[0] == stats.engines.0 {
             Stone::Black
         } else {
             Stone::White
         };
-        let score = score_for(record, first_colour);
+        let score = score_for(game.winner, first_colour);
         if score == 1.0 {
             stats.wld.wins += 1;
         } else if score == 0.0 {
@@ -135,44 +212,38 @@ impl Summary {
         } else {
             stats.wld.draws += 1;
         }
-        match stats.pending.remove(&unit) {
+        match stats.pending.remove(&game.unit) {
             Some(other) => stats.penta.add(other, score),
             None => {
-                stats.pending.insert(unit, score);
+                stats.pending.insert(game.unit, score);
             }
         }
-        let entry = stats
-            .reasons
-            .entry(record.outcome.reason)
-            .or_insert((0, 0, 0));
+        let entry = stats.reasons.entry(game.reason).or_insert((0, 0, 0));
         entry.0 += 1;
-        if let Some(winner) = record.outcome.winner {
+        if let Some(winner) = game.winner {
             if winner == first_colour {
                 entry.2 += 1;
             } else {
                 entry.1 += 1;
             }
         }
-        for (i, &e) in players.iter().enumerate() {
+        for (i, (&e, side)) in game.players.iter().zip(&game.sides).enumerate() {
             let colour = if i == 0 { Stone::Black } else { Stone::White };
             let es = &mut self.engines[e];
             es.games += 1;
-            es.starts += record.spawns[i];
-            es.late += record.late[i];
-            for &t in &record.times[i] {
-                es.answers += 1;
-                es.total += t;
-                if t > es.slowest.0 {
-                    es.slowest = (t, number);
-                }
+            es.starts += side.starts;
+            es.start_retries += side.start_retries;
+            es.late += side.late;
+            es.answers += side.answers;
+            es.total += side.time;
+            if side.answers > 0 && side.slowest > es.slowest.0 {
+                es.slowest = (side.slowest, game.number);
             }
-            if record.outcome.reason.is_forfeit()
-                && record.outcome.winner == Some(colour.opponent())
-            {
-                *es.forfeits.entry(record.outcome.reason).or_insert(0) += 1;
+            if game.reason.is_forfeit() && game.winner == Some(colour.opponent()) {
+                *es.forfeits.entry(game.reason).or_insert(0) += 1;
             }
             if es.about.is_none() {
-                es.about = record.about[i].clone();
+                es.about = side.about.clone();
             }
         }
     }
@@ -279,12 +350,20 @@ impl Summary {
             .unwrap_or(6)
             .max(6);
         s.push_str(&format!(
-            "\n{:<name_width$} {:>6} {:>8} {:>9} {:>16} {:>5} {:>7}  {}\n",
-            "engine", "games", "answers", "avg ms", "slowest ms (game)", "late", "starts", "about"
+            "\n{:<name_width$} {:>6} {:>8} {:>9} {:>16} {:>5} {:>7} {:>7}  {}\n",
+            "engine",
+            "games",
+            "answers",
+            "avg ms",
+            "slowest ms (game)",
+            "late",
+            "starts",
+            "retries",
+            "about"
         ));
         for e in &self.engines {
             s.push_str(&format!(
-                "{:<name_width$} {:>6} {:>8} {:>9.1} {:>16} {:>5} {:>7}  {}\n",
+                "{:<name_width$} {:>6} {:>8} {:>9.1} {:>16} {:>5} {:>7} {:>7}  {}\n",
                 e.name,
                 e.games,
                 e.answers,
@@ -292,6 +371,7 @@ impl Summary {
                 format!("{} ({})", e.slowest.0.as_millis(), e.slowest.1),
                 e.late,
                 e.starts,
+                e.start_retries,
                 e.about.as_deref().unwrap_or("-")
             ));
         }
@@ -320,6 +400,7 @@ mod tests {
             late: [0, 1],
             spawns: [1, 0],
             about: [None, Some("x 1".to_string())],
+            start_retries: [0, 0],
         }
     }
 

@@ -1357,6 +1357,7 @@ impl Game {
                 late: [0, 0],
                 spawns: [0, 0],
                 about: [None, None],
+                start_retries: [0, 0],
             };
             ResultView {
                 winner: e.outcome.winner.map(colour_name),

@@ -90,6 +90,7 @@ fn arena_record(game: &Game) -> GameRecord {
         late: [0, 0],
         spawns: [0, 0],
         about: [None, None],
+        start_retries: [0, 0],
     }
 }
 

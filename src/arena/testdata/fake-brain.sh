@@ -11,12 +11,16 @@
 #   chatty          a banner at start-up, MESSAGE/DEBUG/ERROR lines around everything
 #   no-ok           never answers START
 #   refuse          answers START with ERROR
+#   refuse-once     answers its first START with ERROR, later ones with OK
+#   silent-once F   does not answer the first START of all processes sharing the file F (it
+#                   creates F then), answers later ones with OK
 #   plain-about     answers ABOUT with plain text (no name=)
 mode=${1:-normal}
 arg=${2:-0}
 size=15
 declare -A taken
 last=""
+starts=0
 
 if [[ $mode == chatty ]]; then
   echo "Chatty brain 1.0 starting up"
@@ -74,9 +78,14 @@ while IFS= read -r line; do
     START)
       size=${line#* }
       reset_board
+      starts=$((starts + 1))
       case $mode in
         no-ok) ;;
         refuse) echo "ERROR size not supported" ;;
+        refuse-once)
+          if ((starts == 1)); then echo "ERROR busy, try again"; else echo "OK"; fi ;;
+        silent-once)
+          if [[ -e $arg ]]; then echo "OK"; else : >"$arg"; fi ;;
         chatty) echo "MESSAGE starting"; echo "OK" ;;
         *) echo "OK" ;;
       esac ;;
