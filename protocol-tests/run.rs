@@ -75,8 +75,16 @@ enum Token {
     AnyWord,
     /// `...`: the rest of the line, possibly nothing (last word only).
     Rest,
-    /// `%int`: an integer.
-    Int,
+    /// `{A|B}`: one of these words.
+    OneOf(Vec<String>),
+    /// `!WORD`: any word but this one.
+    Not(String),
+    /// `%int`: an integer; `%int[A,B]`: one from A to B.
+    Int(Option<(f64, f64)>),
+    /// `%num[A,B]`: a number from A to B, a trailing `%` allowed (`12.5%`).
+    Num((f64, f64)),
+    /// `%score`: a score as wuzi writes it, `ev N`, `win in N` or `loss in N`.
+    Score,
     /// `%sq` (a word `x,y`) or `%xy` (two words `x y`): a square on the board, empty unless
     /// `?` follows; `+` records it as a stone, `~` requires it to differ from every other `~`
     /// square since the last line sent; then `{A|B}` (one of) or `!{A|B}` (none of).
@@ -94,6 +102,21 @@ struct SquareTok {
     none_of: Vec<Sq>,
 }
 
+/// `[A,B]` → (A, B).
+fn parse_range(text: &str) -> Result<(f64, f64), String> {
+    let inner = text
+        .strip_prefix('[')
+        .and_then(|t| t.strip_suffix(']'))
+        .ok_or_else(|| format!("bad range `{text}`"))?;
+    let (a, b) = inner
+        .split_once(',')
+        .ok_or_else(|| format!("bad range `{text}`"))?;
+    match (a.trim().parse(), b.trim().parse()) {
+        (Ok(a), Ok(b)) => Ok((a, b)),
+        _ => Err(format!("bad range `{text}`")),
+    }
+}
+
 fn parse_pattern(text: &str) -> Result<Vec<Token>, String> {
     let words: Vec<&str> = text.split_whitespace().collect();
     if words.is_empty() {
@@ -105,7 +128,14 @@ fn parse_pattern(text: &str) -> Result<Vec<Token>, String> {
             "..." if i + 1 == words.len() => Token::Rest,
             "..." => return Err("`...` must be the last word".to_string()),
             "*" => Token::AnyWord,
-            "%int" => Token::Int,
+            "%int" => Token::Int(None),
+            "%score" => Token::Score,
+            w if w.starts_with("%int[") => Token::Int(Some(parse_range(&w[4..])?)),
+            w if w.starts_with("%num[") => Token::Num(parse_range(&w[4..])?),
+            w if w.len() > 2 && w.starts_with('{') && w.ends_with('}') => {
+                Token::OneOf(w[1..w.len() - 1].split('|').map(str::to_string).collect())
+            }
+            w if w.len() > 1 && w.starts_with('!') => Token::Not(w[1..].to_string()),
             w if w.starts_with("%sq") || w.starts_with("%xy") => {
                 let mut tok = SquareTok {
                     two_words: w.starts_with("%xy"),
@@ -594,10 +624,52 @@ impl Record {
                     }
                     at += 1;
                 }
-                Token::Int => {
+                Token::OneOf(words) => {
                     let got = word(at)?;
-                    if parse_int_strict(got).is_none() {
-                        return Err(format!("word {}: `{got}` is not an integer", at + 1));
+                    if !words.iter().any(|w| w == got) {
+                        return Err(format!("word {}: `{got}` is not one of {words:?}", at + 1));
+                    }
+                    at += 1;
+                }
+                Token::Not(text) => {
+                    let got = word(at)?;
+                    if got == text {
+                        return Err(format!("word {}: expected anything but `{text}`", at + 1));
+                    }
+                    at += 1;
+                }
+                Token::Int(range) => {
+                    let got = word(at)?;
+                    let n = parse_int_strict(got)
+                        .ok_or_else(|| format!("word {}: `{got}` is not an integer", at + 1))?;
+                    if let Some((a, b)) = range {
+                        if (n as f64) < *a || (n as f64) > *b {
+                            return Err(format!("word {}: {n} is not in [{a}, {b}]", at + 1));
+                        }
+                    }
+                    at += 1;
+                }
+                Token::Score => {
+                    let got = word(at)?;
+                    let (number, used) = match got {
+                        "ev" => (word(at + 1)?, 2),
+                        "win" | "loss" if word(at + 1)? == "in" => (word(at + 2)?, 3),
+                        _ => return Err(format!("word {}: `{got}` starts no score", at + 1)),
+                    };
+                    if parse_int_strict(number).is_none() {
+                        return Err(format!("score `{got} … {number}` has no integer"));
+                    }
+                    at += used;
+                }
+                Token::Num((a, b)) => {
+                    let got = word(at)?;
+                    let n: f64 = got
+                        .strip_suffix('%')
+                        .unwrap_or(got)
+                        .parse()
+                        .map_err(|_| format!("word {}: `{got}` is not a number", at + 1))?;
+                    if n < *a || n > *b {
+                        return Err(format!("word {}: {n} is not in [{a}, {b}]", at + 1));
                     }
                     at += 1;
                 }
@@ -1418,7 +1490,21 @@ fn output_checks() {
         record.check(&Expect::Move(None), "11,11").is_err(),
         "recorded"
     );
-    for bad in ["%foo", "... x", "%sq{x}", "%sqz"] {
+    assert!(record.check(&like("{YES|NO} %int[1,8]"), "NO 8").is_ok());
+    for good in ["ev -12 x", "win in 5 x", "loss in 4 x"] {
+        assert!(record.check(&like("%score x"), good).is_ok(), "{good}");
+    }
+    for bad in ["ev x", "win 5 x", "draw x"] {
+        assert!(record.check(&like("%score x"), bad).is_err(), "{bad}");
+    }
+    assert!(record.check(&like("{YES|NO}"), "MAYBE").is_err());
+    assert!(record.check(&like("%int[1,8]"), "9").is_err());
+    assert!(record
+        .check(&like("!0.0% %num[0,50]"), "0.1% 12.5%")
+        .is_ok());
+    assert!(record.check(&like("!0.0%"), "0.0%").is_err());
+    assert!(record.check(&like("%num[0,50]"), "50.1%").is_err());
+    for bad in ["%foo", "... x", "%sq{x}", "%sqz", "%int[1]", "%num[a,b]"] {
         assert!(parse_pattern(bad).is_err(), "{bad}");
     }
     assert!(!is_info_line("MESSAGE") && !is_info_line("7,7"));

@@ -100,6 +100,9 @@ pub struct SearchResult {
     /// multi-PV search (fewer when fewer root moves are worth searching: a forced block, a win
     /// found by the threat searches at the root). `lines[0].mv` is `best`.
     pub lines: Vec<Line>,
+    /// Root moves dropped before the tree search because the opponent then wins by continuous
+    /// fours (the VCF check at the root): proven lost, in move order.
+    pub refuted: Vec<Pos>,
 }
 
 /// One root move of a search with its score, the depth it was searched to and its principal
@@ -453,6 +456,7 @@ impl<'a> Searcher<'a> {
             pv: Vec::new(),
             elapsed: Duration::ZERO,
             lines: Vec::new(),
+            refuted: Vec::new(),
         };
         let list = movegen::generate(board, None);
         let mut root: Vec<Pos> = list.moves;
@@ -535,7 +539,16 @@ impl<'a> Searcher<'a> {
             let (kept, nodes) = stop_opponent_vcf(board, &root, budget.defence);
             threat_nodes += nodes;
             if !kept.is_empty() {
+                result.refuted = root.iter().filter(|p| !kept.contains(p)).copied().collect();
                 root = kept;
+                for &mv in &result.refuted {
+                    observe(Progress::Leave {
+                        depth: 0,
+                        mv,
+                        score: -WIN_THRESHOLD,
+                        best: false,
+                    });
+                }
             }
         }
         ctx.nodes.fetch_add(threat_nodes, Ordering::Relaxed);

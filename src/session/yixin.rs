@@ -31,12 +31,14 @@ use crate::{
 pub const MAX_NBEST: i64 = 64;
 
 /// Swap2, second player with three stones: a position whose score is within this of even
-/// gets two more stones (a balanced pair) and the choice of colour goes back to the opener.
-pub const SWAP2_BALANCED: Score = 80;
+/// gets two more stones (a balanced pair) and the choice of colour goes back to the opener;
+/// otherwise wuzi takes the better colour. Three-stone openings score from about -500 to
+/// -1100 for white at depth 6 (black's extra stone), so most are a plain choice.
+pub const SWAP2_BALANCED: Score = 150;
 
 /// Soosorv-8: one more fifth move is declared for each this much that black leads by after
 /// the fourth move (1 to 8 fifth moves).
-pub const SOOSORV_SCORE_PER_FIFTH: Score = 80;
+pub const SOOSORV_SCORE_PER_FIFTH: Score = 300;
 
 /// Most fifth moves of Soosorv-8.
 pub const SOOSORV_MAX_FIFTHS: i64 = 8;
@@ -196,8 +198,10 @@ impl<W: Write> Session<W> {
     }
 
     /// `YXSEARCHDEFEND`: every candidate move searched with its own line; `MESSAGE` lines list
-    /// the moves that do not lose and those that do (with realtime lines on, each lost one is a
-    /// `REALTIME LOSE`), then the best is played like a move.
+    /// the moves that do not lose and those that do (those the opponent's continuous fours
+    /// refute at the root first; with realtime lines on, each lost one is a `REALTIME LOSE`),
+    /// then the best is played like a move. Squares the move generator does not consider
+    /// (far from the stones, or not answering a four or open three) are not listed.
     pub(super) fn search_defend(&mut self, seq: u64, at: Instant) -> io::Result<Flow> {
         if let Some(error) = self.board_for_search() {
             return self.send(Reply::Error(error));
@@ -214,11 +218,16 @@ impl<W: Write> Session<W> {
             let (lost, kept): (Vec<&search::Line>, Vec<&search::Line>) =
                 r.lines.iter().partition(|l| l.score <= -WIN_THRESHOLD);
             let kept: Vec<Pos> = kept.iter().map(|l| l.mv).collect();
-            let lost: Vec<Pos> = lost.iter().map(|l| l.mv).collect();
+            let lost: Vec<Pos> = r
+                .refuted
+                .iter()
+                .copied()
+                .chain(lost.iter().map(|l| l.mv))
+                .collect();
             let head = format!(
-                "defend: {} of {} moves searched do not lose",
+                "defend: {} of {} moves do not lose",
                 kept.len(),
-                r.lines.len()
+                kept.len() + lost.len()
             );
             self.send_moves(&head, &kept)?;
             self.send_moves("lost", &lost)?;
@@ -536,15 +545,15 @@ impl<W: Write> Session<W> {
         placed
     }
 
-    /// `YXSHOWHASHUSAGE`: `MESSAGE hash usage N.N% of M MB`.
+    /// `YXSHOWHASHUSAGE`: `MESSAGE hash usage N.N% of M KB`.
     pub(super) fn show_hash_usage(&mut self) -> io::Result<Flow> {
         let tt = self.tt();
         let permille = tt.usage_permille();
         let text = format!(
-            "hash usage {}.{}% of {} MB",
+            "hash usage {}.{}% of {} KB",
             permille / 10,
             permille % 10,
-            tt.bytes() >> 20
+            tt.bytes() >> 10
         );
         self.send(Reply::Message(text))
     }
@@ -563,8 +572,8 @@ impl<W: Write> Session<W> {
         });
         let reply = match written {
             Ok(()) => Reply::Message(format!(
-                "hash table ({} MB) written to {path}",
-                tt.bytes() >> 20
+                "hash table ({} KB) written to {path}",
+                tt.bytes() >> 10
             )),
             Err(e) => Reply::Error(format!("YXHASHDUMP: cannot write {path}: {e}")),
         };
@@ -582,7 +591,7 @@ impl<W: Write> Session<W> {
         });
         let reply = match loaded {
             Ok(tt) => {
-                let text = format!("hash table ({} MB) read from {path}", tt.bytes() >> 20);
+                let text = format!("hash table ({} KB) read from {path}", tt.bytes() >> 10);
                 self.tt = Some(tt);
                 Reply::Message(text)
             }
