@@ -168,11 +168,31 @@ pub fn choose(pos: &Position, scores: &[Option<i32>]) -> Option<usize> {
 /// with children solved.
 pub type Progress<'a> = &'a mut dyn FnMut(&str);
 
+/// The scores of a book file (canonical key → score); empty if `bytes` is no book of 7×6.
+pub fn scores_of(bytes: &[u8]) -> HashMap<u64, i8> {
+    let mut scores = HashMap::new();
+    if Book::len_checked(bytes) && bytes[8] == 7 && bytes[9] == 6 {
+        for chunk in bytes[HEADER_BYTES..].chunks_exact(8) {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            let e = u64::from_le_bytes(word);
+            scores.insert(e >> 8, e as u8 as i8);
+        }
+    }
+    scores
+}
+
 /// Builds the book of `max_ply` discs for 7×6 with `solver`, reporting to `progress`; returns
-/// the file's bytes.
-pub fn generate(solver: &mut Solver, max_ply: u32, progress: Progress<'_>) -> Vec<u8> {
+/// the file's bytes. `known`: scores already solved (from an earlier, shallower book), which
+/// are not solved again.
+pub fn generate(
+    solver: &mut Solver,
+    max_ply: u32,
+    known: HashMap<u64, i8>,
+    progress: Progress<'_>,
+) -> Vec<u8> {
     let g = Fixed::<7, 6>;
-    let mut scores: HashMap<u64, i8> = HashMap::new();
+    let mut scores = known;
     let mut expanded: HashSet<(u64, u8)> = HashSet::new();
     let start = Instant::now();
     let mut stack: Vec<(Position, crate::connect4::Player)> = Vec::new();

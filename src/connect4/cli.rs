@@ -33,9 +33,10 @@ USAGE:
         ../shared/data/connect4), checks every score, and prints per set the positions, the
         mean microseconds and the mean nodes. --limit N: the first N positions of each set.
         A fresh table for each position; the book is off unless --book.
-    pbrain-wuzi connect4 book [--ply N] [--out FILE]
+    pbrain-wuzi connect4 book [--ply N] [--out FILE] [--from FILE] [--table-bits N]
         Regenerates the 7x6 opening book (default 6 discs deep, written to
-        src/connect4/book-7x6.bin), with our solver.
+        src/connect4/book-7x6.bin) with our solver (table up to 2^25 buckets, 512 MiB).
+        --from FILE: reuse the scores of an existing book (to deepen it).
 
 --table-bits N: the table has 2^N buckets of 16 bytes (default 22: 64 MiB).
 ";
@@ -303,10 +304,17 @@ fn bench(args: &[String], out: &mut impl Write) -> anyhow::Result<()> {
 fn make_book(args: &[String], out: &mut impl Write) -> anyhow::Result<()> {
     let mut ply = 6;
     let mut path = PathBuf::from("src/connect4/book-7x6.bin");
-    let mut bits = 24;
+    let mut bits = 25;
+    let mut from = None;
     let mut i = 0;
     while i < args.len() {
         match args[i].as_str() {
+            "--from" => {
+                from = Some(PathBuf::from(
+                    args.get(i + 1).context("--from needs a file")?,
+                ));
+                i += 1;
+            }
             "--ply" => {
                 ply = number(args, i + 1, "--ply")?;
                 i += 1;
@@ -324,11 +332,18 @@ fn make_book(args: &[String], out: &mut impl Write) -> anyhow::Result<()> {
         i += 1;
     }
     let mut solver = Solver::new(bits);
+    let known = match &from {
+        Some(f) => {
+            let bytes = std::fs::read(f).with_context(|| format!("reading {}", f.display()))?;
+            book::scores_of(&bytes)
+        }
+        None => Default::default(),
+    };
     let mut report = |line: &str| {
         let _ = writeln!(out, "{line}");
         let _ = out.flush();
     };
-    let bytes = book::generate(&mut solver, ply, &mut report);
+    let bytes = book::generate(&mut solver, ply, known, &mut report);
     std::fs::write(&path, &bytes).with_context(|| format!("writing {}", path.display()))?;
     writeln!(
         out,

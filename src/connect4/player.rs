@@ -317,3 +317,134 @@ pub fn best_move(
         .best_move(pos, level, time_limit, stop)
         .map(|c| c.column)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SHORT: Duration = Duration::from_millis(300);
+
+    fn pos(w: usize, h: usize, moves: &str) -> Position {
+        Position::from_moves(w, h, moves).expect("legal")
+    }
+
+    /// A game of `discs` discs where nobody has won: column (5 × move + 3) mod width, or the
+    /// next one that is legal and does not end the game.
+    fn quiet_game(w: usize, h: usize, discs: usize) -> Position {
+        let mut game = Position::new(w, h).expect("supported");
+        while game.moves_played() < discs {
+            let start = (5 * game.moves_played() + 3) % w;
+            let col = (0..w)
+                .map(|k| (start + k) % w)
+                .find(|&c| {
+                    let mut next = game.clone();
+                    next.play(c)
+                        .map_or(false, |p| p.outcome == Outcome::Ongoing)
+                })
+                .expect("a quiet move");
+            game.play(col).expect("legal");
+        }
+        game
+    }
+
+    #[test]
+    fn verdict_texts() {
+        assert_eq!(Verdict::from_score(42, 0, 1).to_string(), "wins in 21");
+        assert_eq!(Verdict::from_score(42, 1, -1).to_string(), "loses in 20");
+        assert_eq!(Verdict::from_score(49, 6, 22).to_string(), "wins in 1");
+        assert_eq!(Verdict::from_score(49, 5, -22).to_string(), "loses in 1");
+        assert_eq!(Verdict::Draw.to_string(), "draw");
+        assert_eq!(Verdict::Win(None).to_string(), "wins");
+    }
+
+    #[test]
+    fn every_level_takes_a_win_in_one_and_blocks_one_threat() {
+        let stop = AtomicBool::new(false);
+        for level in MIN_LEVEL..=MAX_LEVEL {
+            // X to move: 4 completes 1-2-3-4 on the bottom row.
+            assert_eq!(
+                best_move(&pos(7, 7, "112233"), level, SHORT, &stop),
+                Some(3)
+            );
+            // O to move must block 4.
+            assert_eq!(best_move(&pos(7, 7, "11223"), level, SHORT, &stop), Some(3));
+        }
+        assert_eq!(
+            best_move(&pos(7, 7, "1212121"), MAX_LEVEL, SHORT, &stop),
+            None
+        );
+    }
+
+    #[test]
+    fn the_top_level_plays_a_solved_move_on_seven_by_seven() {
+        let stop = AtomicBool::new(false);
+        let mut computer = Computer::new();
+        // X makes two threats on the bottom row with 3 or 6.
+        let choice = computer
+            .best_move(&pos(7, 7, "4455"), MAX_LEVEL, SHORT, &stop)
+            .expect("game on");
+        assert!(choice.column == 2 || choice.column == 5, "{choice:?}");
+        assert_eq!(choice.verdict, Verdict::Win(Some(2)));
+        // An endgame the solver finishes at once: the verdicts agree with its scores.
+        let end = quiet_game(7, 7, 34);
+        let verdicts = computer.analyse(&end, Duration::from_secs(5), &stop);
+        let scores = Solver::new(16).move_scores(&end, Mode::Strong, Limits::none());
+        for (v, s) in verdicts.iter().zip(scores) {
+            match s {
+                Some(s) => assert_eq!(*v, Verdict::from_score(49, end.moves_played(), s)),
+                None => assert_eq!(*v, Verdict::Full),
+            }
+        }
+        let best = verdicts
+            .iter()
+            .position(|v| matches!(v, Verdict::Win(_)))
+            .or_else(|| verdicts.iter().position(|v| *v == Verdict::Draw));
+        let choice = computer
+            .best_move(&end, MAX_LEVEL, SHORT, &stop)
+            .expect("game on");
+        assert_eq!(choice.source, Source::Solved);
+        if let Some(b) = best {
+            assert_eq!(
+                std::mem::discriminant(&verdicts[choice.column]),
+                std::mem::discriminant(&verdicts[b])
+            );
+        }
+    }
+
+    #[test]
+    fn a_stopped_analysis_says_unknown() {
+        let stop = AtomicBool::new(true);
+        let verdicts = analyse(&pos(7, 7, "4"), SHORT, &stop);
+        assert_eq!(verdicts.len(), 7);
+        assert!(
+            verdicts.iter().all(|v| *v == Verdict::Unknown),
+            "{verdicts:?}"
+        );
+        let full = pos(7, 6, "444444");
+        let verdicts = analyse(&full, Duration::ZERO, &AtomicBool::new(false));
+        assert_eq!(verdicts[3], Verdict::Full);
+    }
+
+    #[test]
+    fn a_whole_game_on_seven_by_seven_against_the_computer() {
+        // Level 3 (X) against level 5 (O), 100 ms a move: every move legal, the game ends.
+        let stop = AtomicBool::new(false);
+        let mut game = Position::new(7, 7).expect("7×7");
+        let mut computer = Computer::new();
+        while game.outcome() == Outcome::Ongoing {
+            let level = if game.moves_played() % 2 == 0 {
+                3
+            } else {
+                MAX_LEVEL
+            };
+            let choice = computer
+                .best_move(&game, level, Duration::from_millis(100), &stop)
+                .expect("game on");
+            game.play(choice.column).expect("a legal move");
+        }
+        assert!(game.moves_played() >= 7);
+        if let Outcome::Won(_) = game.outcome() {
+            assert!(game.winning_line().len() >= 4);
+        }
+    }
+}

@@ -400,6 +400,13 @@ impl<'a, G: Geometry> Search<'a, G> {
         if node.moves as i32 >= self.cells {
             return Some(0);
         }
+        if let Some(score) = self.book.and_then(|b| b.get(g, node)) {
+            return Some(if mode == Mode::Weak {
+                score.signum()
+            } else {
+                score
+            });
+        }
         let (mut min, mut max) = match mode {
             Mode::Strong => (
                 -(self.cells - node.moves as i32) / 2,
@@ -771,6 +778,143 @@ fn log2(n: u64) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    use std::collections::HashMap;
+
+    /// The exact score by plain minimax over every move, memoised: the oracle.
+    fn brute<G: Geometry>(g: G, node: Node, memo: &mut HashMap<u64, i32>) -> i32 {
+        if node.can_win_now(g) {
+            return win_now_score(g.cells(), node.moves);
+        }
+        if let Some(&s) = memo.get(&node.key()) {
+            return s;
+        }
+        let possible = bits::playable(g, node.mask);
+        let mut best = i32::MIN;
+        for col in 0..g.width() {
+            let bit = possible & g.column(col);
+            if bit == 0 {
+                continue;
+            }
+            let child = node.play(bit);
+            let score = if child.moves == g.cells() {
+                0
+            } else {
+                -brute(g, child, memo)
+            };
+            best = best.max(score);
+        }
+        memo.insert(node.key(), best);
+        best
+    }
+
+    /// A fixed-seed xorshift: the same random games on every run.
+    struct Rng(u64);
+
+    impl Rng {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 % n as u64) as usize
+        }
+    }
+
+    /// A random game on `width`×`height` with `empty` cells left and nobody having won.
+    fn random_position(rng: &mut Rng, width: usize, height: usize, empty: usize) -> Position {
+        loop {
+            let mut pos = Position::new(width, height).expect("supported size");
+            while pos.moves_played() < width * height - empty {
+                let legal = pos.legal_columns();
+                let col = legal[rng.below(legal.len())];
+                pos.play(col).expect("legal");
+                if pos.outcome() != crate::connect4::Outcome::Ongoing {
+                    break;
+                }
+            }
+            if pos.outcome() == crate::connect4::Outcome::Ongoing {
+                return pos;
+            }
+        }
+    }
+
+    fn check_against_brute_force(width: usize, height: usize, empty: usize, games: usize) {
+        let mut rng = Rng(0x2545_F491_4F6C_DD1D ^ (width * 31 + height) as u64);
+        let mut solver = Solver::new(16);
+        let mut memo = HashMap::new();
+        for _ in 0..games {
+            let pos = random_position(&mut rng, width, height, empty);
+            let want = with_geometry!(width, height, |g| brute(g, Node::of(&pos), &mut memo));
+            let got = solver.solve(&pos, Mode::Strong, Limits::none());
+            assert_eq!(got, Some(want), "{pos:?}");
+            let weak = solver.solve(&pos, Mode::Weak, Limits::none());
+            assert_eq!(weak, Some(want.signum()), "{pos:?}");
+            let scores = solver.move_scores(&pos, Mode::Strong, Limits::none());
+            assert_eq!(scores.iter().flatten().max(), Some(&want), "{pos:?}");
+            let (col, score) = solver
+                .best_move(&pos, Mode::Strong, Limits::none())
+                .expect("game not over");
+            assert_eq!(score, want);
+            assert_eq!(scores[col], Some(want), "{pos:?}: best move {col}");
+        }
+    }
+
+    #[test]
+    fn exact_on_seven_by_seven_endgames() {
+        check_against_brute_force(7, 7, 12, 60);
+    }
+
+    #[test]
+    fn exact_on_six_by_seven_endgames() {
+        check_against_brute_force(6, 7, 12, 60);
+    }
+
+    #[test]
+    fn exact_on_sizes_without_a_compiled_geometry() {
+        // 5×4 and 8×7 (all 64 bits) go through the run-time geometry.
+        check_against_brute_force(5, 4, 14, 40);
+        check_against_brute_force(4, 4, 16, 1);
+        check_against_brute_force(8, 7, 10, 10);
+    }
+
+    #[test]
+    fn own_seven_by_seven_and_six_by_seven_positions() {
+        let mut solver = Solver::new(16);
+        let score = |solver: &mut Solver, w, h, moves: &str| {
+            let pos = Position::from_moves(w, h, moves).expect("legal");
+            solver.solve(&pos, Mode::Strong, Limits::none())
+        };
+        // X to move with two threats on the bottom row after 3 or 6: wins with its 4th disc
+        // (3 played): 25 + 1 - 4 = 22 on 7×7 (the first player holds 25 discs).
+        assert_eq!(score(&mut solver, 7, 7, "4455"), Some(22));
+        // The same on 6×7 (21 discs each): 22 - 4 = 18.
+        assert_eq!(score(&mut solver, 6, 7, "3344"), Some(18));
+        // O to move, X threatens both ends of 2-3-4 on the bottom row: O loses to X's 4th.
+        assert_eq!(score(&mut solver, 7, 7, "44553"), Some(-22));
+        // A won game: the side to move lost to the opponent's 4th disc.
+        assert_eq!(score(&mut solver, 7, 7, "1212121"), Some(-22));
+    }
+
+    #[test]
+    fn a_stopped_search_answers_none_and_leaves_the_table_usable() {
+        let pos = Position::from_moves(7, 6, "").expect("legal");
+        let stop = AtomicBool::new(true);
+        let mut solver = Solver::new(16);
+        solver.set_book(false);
+        let limits = Limits {
+            deadline: None,
+            stop: Some(&stop),
+        };
+        assert_eq!(solver.solve(&pos, Mode::Strong, limits), None);
+        let deadline = Limits {
+            deadline: Some(Instant::now()),
+            stop: None,
+        };
+        assert_eq!(solver.best_move(&pos, Mode::Weak, deadline), None);
+        let end =
+            Position::from_moves(7, 6, "2252576253462244111563365343671351441").expect("legal");
+        assert_eq!(solver.solve(&end, Mode::Strong, Limits::none()), Some(-1));
+    }
 
     #[test]
     fn centre_order_of_odd_and_even_widths() {

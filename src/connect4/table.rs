@@ -69,7 +69,7 @@ pub const NO_UPPER: i32 = SCORE_OFFSET - 1;
 /// A cleared table starts with 2^12 buckets (64 KiB).
 pub const MIN_BUCKET_BITS: u32 = 12;
 /// The table grows (by 4×) once it has taken this many stores per bucket.
-const PUTS_PER_BUCKET: u64 = 24;
+const PUTS_PER_BUCKET: u64 = 100;
 
 impl Table {
     /// An empty table for keys of `key_bits` bits that starts small and grows up to
