@@ -35,7 +35,7 @@ use anyhow::Context;
 use crate::{
     board::{Board, Cell, Pos, Stone},
     protocol::{Command, Coord, Field, Info, ParseError, Parser, Reply},
-    rules::{self, PatternTable, Rule, Threat},
+    rules::{self, PatternTable, Rule},
     search::{self, Limits, Progress, Score, SearchResult, Searcher},
     time::{ClockWatch, TimeControl},
     tt::TranspositionTable,
@@ -740,9 +740,7 @@ impl<W: Write> Session<W> {
             && !shared.quit.load(Ordering::SeqCst)
             && shared.stop_seq.load(Ordering::SeqCst) != u64::MAX
             && shared.latest_seq.load(Ordering::SeqCst) <= self.handled
-            && self.board.as_ref().map_or(false, |b| {
-                !b.is_full() && b.threat_count(b.side_to_move().opponent(), Threat::Five) == 0
-            })
+            && self.board.as_ref().map_or(false, |b| !b.is_full())
     }
 
     /// Searches the position on the opponent's turn, filling the hash table, until the next
