@@ -184,8 +184,10 @@ fn with_lines(mut result: SearchResult) -> SearchResult {
     }
     if let Some(first) = result.lines.first_mut() {
         first.score = result.score;
-        if result.pv.first() == Some(&best) {
+        if result.pv.first() == Some(&best) && result.pv.len() > first.pv.len() {
             first.pv = result.pv.clone();
+        } else {
+            result.pv = first.pv.clone();
         }
     }
     result
@@ -1076,7 +1078,9 @@ impl<'c, 'a> Worker<'c, 'a> {
                     result.best = Some(root[0]);
                     result.score = score;
                 }
-                if !outcome.aborted {
+                // A slot cut short still searched its first move, the previous line's, whole:
+                // its best is kept like the single best of an ordinary partial iteration.
+                if !outcome.aborted || slot == 0 {
                     lines.push(Line {
                         mv: root[slot],
                         score,
@@ -1112,6 +1116,9 @@ impl<'c, 'a> Worker<'c, 'a> {
                 .drain(..)
                 .filter(|old| lines.iter().all(|l| l.mv != old.mv))
                 .collect();
+            if let Some(first) = lines.first() {
+                result.pv = first.pv.clone();
+            }
             lines.extend(older);
             lines.truncate(wanted);
             result.lines = lines;

@@ -284,6 +284,8 @@ struct Session<W: Write> {
     ponder_ready: bool,
     /// Sequence number of the last command handled.
     handled: u64,
+    /// The multi-PV lines the last search printed with its last progress line.
+    shown_lines: Vec<search::Line>,
 }
 
 /// Most search threads accepted from `INFO thread_num` or `--threads`.
@@ -305,6 +307,7 @@ impl<W: Write> Session<W> {
             blocked: Vec::new(),
             ponder_ready: false,
             handled: 0,
+            shown_lines: Vec::new(),
         }
     }
 
@@ -714,6 +717,7 @@ impl<W: Write> Session<W> {
         }
         let out = &mut self.out;
         let mut lost = Vec::new();
+        let mut shown = Vec::new();
         let result = searcher.think_with(board, &mut |progress| {
             if ponder {
                 if let Progress::Iteration(r) = progress {
@@ -722,8 +726,9 @@ impl<W: Write> Session<W> {
                 return;
             }
             // A write error shows again on the move.
-            let _ = report(out, &progress, at, realtime, &mut lost);
+            let _ = report(out, &progress, at, realtime, &mut lost, &mut shown);
         });
+        self.shown_lines = shown;
         if !ponder {
             let used = i64::try_from(at.elapsed().as_millis()).unwrap_or(i64::MAX);
             self.clock.after_move(time_left, used);
@@ -854,7 +859,8 @@ fn keeps_position(command: &Command) -> bool {
 const REALTIME_AFTER: Duration = Duration::from_millis(200);
 
 /// Prints what a search reports while it runs: the progress line of each completed depth
-/// after [`PROGRESS_AFTER`] (one per line in multi-PV), and with `realtime` Yixin-Board's
+/// after [`PROGRESS_AFTER`] (after one per line in multi-PV, which are kept in `shown`), and
+/// with `realtime` Yixin-Board's
 /// lines: the root move being searched (`POS`) and done (`DONE`), each lost move once
 /// (`LOSE`), and at each depth the best move, its score and line after a `REFRESH`.
 fn report<W: Write>(
@@ -863,6 +869,7 @@ fn report<W: Write>(
     at: Instant,
     realtime: bool,
     lost: &mut Vec<Pos>,
+    shown: &mut Vec<search::Line>,
 ) -> io::Result<()> {
     let line = |kind: &str, p: Pos| Reply::Message(format!("REALTIME {kind} {}", coord(p)));
     match *progress {
@@ -892,6 +899,7 @@ fn report<W: Write>(
                     for (k, l) in r.lines.iter().enumerate() {
                         out.send(&Reply::Message(line_summary(k, l)))?;
                     }
+                    *shown = r.lines.clone();
                 }
                 out.send(&Reply::Message(summary(r)))?;
             }

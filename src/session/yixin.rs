@@ -97,8 +97,11 @@ impl<W: Write> Session<W> {
             return Ok(Flow::Quit);
         }
         if let Some(r) = &result {
-            for (k, line) in r.lines.iter().enumerate() {
-                self.send(Reply::Message(line_summary(k, line)))?;
+            // Printed with the last progress line already, unless the search went on after it.
+            if r.lines != self.shown_lines {
+                for (k, line) in r.lines.iter().enumerate() {
+                    self.send(Reply::Message(line_summary(k, line)))?;
+                }
             }
         }
         self.play_searched(result)
@@ -235,13 +238,19 @@ impl<W: Write> Session<W> {
         self.play_searched(result)
     }
 
-    /// `MESSAGE head: a b c …`, split over several lines when long.
+    /// `MESSAGE head: a b c …`, split over several lines when long (`head (2/3): …`).
     fn send_moves(&mut self, head: &str, moves: &[Pos]) -> io::Result<Flow> {
         if moves.is_empty() {
             return self.send(Reply::Message(format!("{head}: none")));
         }
-        for chunk in moves.chunks(MOVES_PER_LINE) {
-            self.send(Reply::Message(format!("{head}: {}", moves_text(chunk))))?;
+        let chunks = (moves.len() + MOVES_PER_LINE - 1) / MOVES_PER_LINE;
+        for (k, chunk) in moves.chunks(MOVES_PER_LINE).enumerate() {
+            let text = if k == 0 {
+                format!("{head}: {}", moves_text(chunk))
+            } else {
+                format!("{head} ({}/{chunks}): {}", k + 1, moves_text(chunk))
+            };
+            self.send(Reply::Message(text))?;
         }
         Ok(Flow::Continue)
     }
