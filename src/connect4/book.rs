@@ -49,7 +49,7 @@ pub struct Book {
 impl Book {
     /// The embedded book of a `width`×`height` board, if there is one (7×6).
     pub fn embedded(width: usize, height: usize) -> Option<&'static Book> {
-        if (width, height) == (7, 6) && BOOK_7X6.len() > 0 {
+        if (width, height) == (7, 6) && !BOOK_7X6.is_empty() {
             Some(&BOOK_7X6)
         } else {
             None
@@ -76,7 +76,7 @@ impl Book {
 
     /// The deepest positions held, in discs.
     pub fn max_ply(&self) -> u32 {
-        if self.len() == 0 {
+        if self.is_empty() {
             0
         } else {
             self.bytes[10] as u32
@@ -288,4 +288,91 @@ pub fn encode(width: u8, height: u8, max_ply: u32, scores: &HashMap<u64, i8>) ->
     }
     debug_assert!(Book::len_checked(&bytes));
     bytes
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::connect4::{player, Player, Verdict};
+
+    fn book() -> &'static Book {
+        Book::embedded(7, 6).expect("the 7×6 book is embedded")
+    }
+
+    #[test]
+    fn the_empty_board_is_a_first_player_win_with_the_centre() {
+        let empty = Position::new(7, 6).expect("7×6");
+        assert_eq!(book().score(&empty), Some(1));
+        let scores = book().move_scores(&empty);
+        assert_eq!(
+            scores,
+            vec![
+                Some(-2),
+                Some(-1),
+                Some(0),
+                Some(1),
+                Some(0),
+                Some(-1),
+                Some(-2)
+            ]
+        );
+        assert_eq!(choose(&empty, &scores), Some(3));
+        let start = Instant::now();
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let choice = player::Computer::new()
+            .best_move(&empty, player::MAX_LEVEL, Duration::from_secs(10), &stop)
+            .expect("game on");
+        assert!(start.elapsed() < Duration::from_millis(50));
+        assert_eq!(choice.column, 3);
+        assert_eq!(choice.verdict, Verdict::Win(Some(21)));
+        assert_eq!(choice.source, player::Source::Book);
+        let mut solver = Solver::new(12);
+        assert_eq!(solver.solve(&empty, Mode::Strong, Limits::none()), Some(1));
+        assert_eq!(solver.nodes(), 0, "answered from the book");
+    }
+
+    /// Walks both trees of the book: every position has all its moves' scores, and its own
+    /// score is the best of them.
+    fn walk(pos: &Position, perfect: Player, max_ply: u32, seen: &mut usize) {
+        if pos.moves_played() as u32 >= max_ply
+            || pos.outcome() != crate::connect4::Outcome::Ongoing
+        {
+            return;
+        }
+        *seen += 1;
+        let scores = book().move_scores(pos);
+        for (c, score) in scores.iter().enumerate() {
+            assert_eq!(score.is_some(), pos.can_play(c), "{pos:?} column {c}");
+        }
+        let best = scores.iter().flatten().max().copied();
+        assert_eq!(book().score(pos), best, "{pos:?}");
+        let next: Vec<usize> = if pos.side_to_move() == perfect {
+            choose(pos, &scores).into_iter().collect()
+        } else {
+            pos.legal_columns()
+        };
+        for c in next {
+            let mut child = pos.clone();
+            child.play(c).expect("legal");
+            walk(&child, perfect, max_ply, seen);
+        }
+    }
+
+    #[test]
+    fn both_trees_are_complete_and_consistent() {
+        let empty = Position::new(7, 6).expect("7×6");
+        let mut seen = 0;
+        for perfect in [Player::First, Player::Second] {
+            walk(&empty, perfect, book().max_ply(), &mut seen);
+        }
+        assert!(seen > 20, "{seen} positions walked");
+        // A mirrored opening finds its mirror image's scores.
+        let a = Position::from_moves(7, 6, "43").expect("legal");
+        let b = Position::from_moves(7, 6, "45").expect("legal");
+        let mut mirrored = book().move_scores(&b);
+        mirrored.reverse();
+        assert_eq!(book().move_scores(&a), mirrored);
+    }
 }

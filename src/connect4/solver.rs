@@ -17,8 +17,8 @@
 //!   are down (transpositions across the symmetry), both bounds are kept, and the child moves
 //!   are probed before they are searched (an enhanced transposition cut-off);
 //! - moves are tried in order: the table's best column, then the moves making the most new
-//!   threats (cells where a disc would complete a four), weighing threats a disc could soon be
-//!   played on, then the centre first.
+//!   threats (cells where a disc would complete a four, Pons' order), then the centre first;
+//!   the others are scored only when the table's move does not cut off.
 //!
 //! [`Solver::solve`] narrows the score with null-window searches as Pons does (testing the
 //! extremes first: short wins are cheap to prove); a weak solve asks only "win, draw or loss".
@@ -73,7 +73,6 @@ impl Limits<'_> {
 /// A solver: its transposition table, kept between calls on the same board size (solving the
 /// next move of a game reuses the previous move's work), and counters.
 pub struct Solver {
-    knobs: Knobs,
     table: Table,
     bucket_bits: u32,
     nodes: u64,
@@ -169,15 +168,6 @@ impl Solver {
     /// A solver whose table grows to at most `2^table_bits` buckets of 16 bytes (22: 64 MiB).
     pub fn new(table_bits: u32) -> Solver {
         Solver {
-            knobs: Knobs {
-                sym: knob("C4_SYM", SYMMETRY_PLY as i64) as u32,
-                etc: knob("C4_ETC", ETC_MOVES_LEFT as i64) as i32,
-                stat: knob("C4_STATIC", 1) != 0,
-                order: knob("C4_ORDER", 0) as u32,
-                narrow: knob("C4_NARROW", 0) as u32,
-                claimeven: knob("C4_CLAIMEVEN", 1) != 0,
-                stat_from: knob("C4_STATFROM", 0) as i32,
-            },
             table: Table::new(table_bits, 0),
             bucket_bits: table_bits,
             nodes: 0,
@@ -321,29 +311,9 @@ pub(crate) struct Search<'a, G: Geometry> {
     pub aborted: bool,
     order: [u32; bits::MAX_WIDTH],
     cells: i32,
-    knobs: Knobs,
-    even_rows: u64,
     /// Cells in rows of the parity of `height` (0 = bottom row): a column with an even number
     /// of empty cells has its lowest empty cell in such a row.
     parity_rows: u64,
-}
-
-#[derive(Clone, Copy, Debug)]
-struct Knobs {
-    sym: u32,
-    etc: i32,
-    stat: bool,
-    order: u32,
-    narrow: u32,
-    claimeven: bool,
-    stat_from: i32,
-}
-
-fn knob(name: &str, default: i64) -> i64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
 }
 
 impl<'a, G: Geometry> Search<'a, G> {
@@ -368,10 +338,6 @@ impl<'a, G: Geometry> Search<'a, G> {
             aborted: false,
             order,
             cells: g.cells() as i32,
-            even_rows: (0..g.height())
-                .step_by(2)
-                .fold(0, |m, r| m | g.bottom() << r),
-            knobs: solver.knobs,
             parity_rows: (0..g.height())
                 .filter(|r| r % 2 == g.height() % 2)
                 .fold(0, |m, r| m | g.bottom() << r),
@@ -414,18 +380,15 @@ impl<'a, G: Geometry> Search<'a, G> {
             ),
             Mode::Weak => (-1, 1),
         };
-        let mut first = true;
         while min < max {
+            // Pons' choice of the next null window: towards the extremes, where short wins
+            // and losses are cheap to prove.
             let mut med = min + (max - min) / 2;
-            if self.knobs.narrow == 1 {
-            } else if self.knobs.narrow == 2 && first && min < 0 && max > 0 {
-                med = 0;
-            } else if med <= 0 && min / 2 < med {
+            if med <= 0 && min / 2 < med {
                 med = min / 2;
             } else if med >= 0 && max / 2 > med {
                 med = max / 2;
             }
-            first = false;
             let r = self.negamax(node, med, med + 1);
             if self.aborted {
                 return None;
@@ -509,7 +472,7 @@ impl<'a, G: Geometry> Search<'a, G> {
     #[inline(always)]
     fn key(&self, node: Node) -> (u64, bool) {
         let key = node.key();
-        if node.moves <= self.knobs.sym {
+        if node.moves <= SYMMETRY_PLY {
             let m = bits::mirror(self.g, key);
             if m < key {
                 return (m, true);
@@ -558,7 +521,7 @@ impl<'a, G: Geometry> Search<'a, G> {
         // The opponent cannot win with its next disc, we cannot win with this one.
         let mut min = -(self.cells - 2 - n) / 2;
         let mut max = (self.cells - 1 - n) / 2;
-        if self.knobs.stat && n >= self.knobs.stat_from {
+        {
             let empty = g.board() & !node.mask;
             if !bits::has_four(g, node.current | empty) {
                 max = max.min(0);
@@ -567,7 +530,7 @@ impl<'a, G: Geometry> Search<'a, G> {
                 min = min.max(0);
             }
         }
-        if self.knobs.claimeven && n >= self.knobs.stat_from {
+        {
             // Every column has an even number of empty cells: the opponent can answer every
             // disc in the same column (Allis' claimeven) and so take every empty cell of the
             // other row parity. If that leaves us no four, we cannot win; if it gives the
@@ -623,7 +586,7 @@ impl<'a, G: Geometry> Search<'a, G> {
         }
 
         let start_nodes = self.nodes;
-        if self.cells - n >= self.knobs.etc {
+        if self.cells - n >= ETC_MOVES_LEFT {
             let mut rest = candidates;
             while rest != 0 {
                 let bit = rest & rest.wrapping_neg();
@@ -735,38 +698,7 @@ impl<'a, G: Geometry> Search<'a, G> {
         let mine = node.current | bit;
         let mask = node.mask | bit;
         let threats = bits::winning_cells(g, mine, mask);
-        let count = threats.count_ones() as i32;
-        let good_rows = if node.moves % 2 == 0 {
-            self.even_rows
-        } else {
-            !self.even_rows
-        };
-        match self.knobs.order {
-            0 => count,
-            1 => count + (threats & good_rows).count_ones() as i32,
-            2 => 2 * count + 3 * ((threats & bits::playable(g, mask)) != 0) as i32,
-            3 => {
-                2 * count
-                    + 2 * (threats & good_rows).count_ones() as i32
-                    + 3 * ((threats & bits::playable(g, mask)) != 0) as i32
-            }
-            5 => {
-                let before = bits::winning_cells(g, node.current, node.mask);
-                let above = (bit << 1) & before != 0;
-                2 * count - 3 * above as i32
-            }
-            6 => {
-                let before = bits::winning_cells(g, node.current, node.mask);
-                let above = (bit << 1) & before != 0;
-                let playable_threats = (threats & bits::playable(g, mask)).count_ones() as i32;
-                2 * count - 3 * above as i32 + playable_threats
-            }
-            _ => {
-                // Threats the opponent does not already block from below.
-                let theirs = bits::winning_cells(g, node.current ^ node.mask, mask);
-                2 * count + (threats & good_rows).count_ones() as i32 - (theirs.count_ones() as i32)
-            }
-        }
+        threats.count_ones() as i32
     }
 }
 

@@ -21,7 +21,7 @@
 //! ```
 //!
 //! An all-zero word therefore reads as "nothing known", which is what a cleared table holds.
-//! The table starts at 2^12 buckets (64 KiB) and grows by four each time it has taken 24
+//! The table starts at 2^12 buckets (64 KiB) and grows by four each time it has taken 100
 //! stores per bucket, up to its maximum. Nearly every probe misses the processor's caches in a
 //! big table, and a miss costs more than a node: on Pons' sets a table that fits the cache
 //! searches 3× more nodes per second for a few percent more nodes, so an easy position never
@@ -57,7 +57,6 @@ pub struct Table {
     key_bits: u32,
     /// Stores since the last growth or clear.
     puts: u64,
-    grow_at: u64,
     touched: Vec<u32>,
     overflow: bool,
 }
@@ -86,10 +85,6 @@ impl Table {
             max_bits,
             key_bits,
             puts: 0,
-            grow_at: std::env::var("C4_GROW")
-                .ok()
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(PUTS_PER_BUCKET),
             touched: Vec::new(),
             overflow: false,
         };
@@ -207,7 +202,7 @@ impl Table {
     #[inline]
     pub fn put(&mut self, key: u64, lower: i32, upper: i32, best: Option<u32>, work: u32) {
         self.puts += 1;
-        if self.bucket_bits < self.max_bits && self.puts > self.grow_at << self.bucket_bits {
+        if self.bucket_bits < self.max_bits && self.puts > PUTS_PER_BUCKET << self.bucket_bits {
             self.grow();
         }
         let (bucket, check) = self.locate(key);
