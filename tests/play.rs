@@ -1004,3 +1004,154 @@ fn a_game_between_two_computers_is_hosted_by_its_creator() {
     let view = game.ok(&host, "request", json!({"kind": "new_game_swapped"}));
     assert_eq!(view["round"], json!(1), "{view}");
 }
+
+/// A Connect Four game at one screen: `(column, 0)` moves, the disc's square in the view.
+fn connect4_local(server: &Server, width: usize, height: usize) -> Game<'_> {
+    let game = server.create(json!({ "game": "connect4", "width": width, "height": height }));
+    assert!(game.tokens.iter().all(Option::is_some), "{:?}", game.tokens);
+    game
+}
+
+/// Where a disc dropped into `column` lands on the board of `view` (`y = 0` at the top).
+fn landing(view: &Value, column: i64) -> Sq {
+    let height = view["height"].as_i64().expect("a height");
+    let taken = board(view).iter().filter(|&&(x, _)| x == column).count() as i64;
+    (column, height - 1 - taken)
+}
+
+#[test]
+fn connect4_drops_discs_wins_by_four_and_refuses_full_columns() {
+    let server = Server::start(&[]);
+    let game = connect4_local(&server, 7, 6);
+    let view = game.view(None);
+    assert_eq!(
+        (&view["game"], &view["width"], &view["height"]),
+        (&json!("connect4"), &json!(7), &json!(6))
+    );
+    // The row a person clicks does not matter: the disc falls.
+    let view = game.play_local(&[(0, 0), (1, 3)]);
+    assert_eq!(board(&view), vec![(0, 5), (1, 5)]);
+    let view = game.play_local(&[(0, 5), (1, 0), (0, 0), (1, 0)]);
+    assert!(view["result"].is_null(), "{view}");
+    let view = game.play_local(&[(0, 0)]);
+    assert_result(&view, Some("black"), "four");
+    let mut line = squares(&view["result"]["line"]);
+    line.sort_unstable();
+    assert_eq!(line, vec![(0, 2), (0, 3), (0, 4), (0, 5)]);
+    let text = view["result"]["text"].as_str().expect("a text");
+    assert!(
+        text.starts_with("red") && text.contains("four in a row"),
+        "{text}"
+    );
+    // No Gomoku records of a Connect Four game.
+    game.refused(409, || server.get(&game.path("/record.psq")));
+
+    // A full column is refused; moves off the board too.
+    let game = connect4_local(&server, 7, 7);
+    game.play_local(&[(3, 0); 7]);
+    let (status, answer) = game.act(game.token(1), "move", json!({ "x": 3, "y": 0 }));
+    assert_eq!(status, 422, "{answer}");
+    assert!(
+        answer["error"].as_str().unwrap_or("").contains("full"),
+        "{answer}"
+    );
+    game.refused_act(422, game.token(1), "move", json!({ "x": 3, "y": 0 }));
+    game.refused_act(422, game.token(1), "move", json!({ "x": 7, "y": 0 }));
+    game.refused_act(422, game.token(1), "move", json!({ "x": -1, "y": 0 }));
+    let view = game.play_local(&[(2, 0)]);
+    assert_eq!(board(&view).last(), Some(&(2, 6)), "{view}");
+
+    // A diagonal four: red's discs at rows 0, 1, 2, 3 of columns 1..4; undo takes it back.
+    let game = connect4_local(&server, 7, 6);
+    let columns = [0, 1, 1, 2, 2, 3, 2, 3, 3, 6];
+    let moves: Vec<Sq> = columns.iter().map(|&c| (c, 0)).collect();
+    let view = game.play_local(&moves);
+    assert!(view["result"].is_null(), "{view}");
+    let view = game.play_local(&[(3, 0)]);
+    assert_result(&view, Some("black"), "four");
+    let mut line = squares(&view["result"]["line"]);
+    line.sort_unstable();
+    assert_eq!(line, vec![(0, 5), (1, 4), (2, 3), (3, 2)]);
+    let view = game.ok(game.token(0), "undo", json!({}));
+    assert!(view["result"].is_null(), "{view}");
+    assert_eq!(cursor(&view), 10, "{view}");
+}
+
+#[test]
+fn bad_connect4_games_are_refused() {
+    let server = Server::start(&[]);
+    let local = json!({"kind": "local"});
+    for body in [
+        json!({"game": "connect4", "width": 3}),
+        json!({"game": "connect4", "height": 3}),
+        json!({"game": "connect4", "width": 7, "height": 9}),
+        json!({"game": "connect4", "width": 10, "height": 4}),
+        json!({"game": "connect4", "width": "seven"}),
+        json!({"game": "connect4", "rule": "renju"}),
+        json!({"game": "connect4", "size": 15}),
+        json!({"game": "connect4", "start": [[3, 5]]}),
+        json!({"game": "connect4", "opening_text": "3,5"}),
+        json!({"game": "connect4", "players": [local, {"kind": "engine", "engine": 0}]}),
+        json!({"game": "connect4", "players": [local, {"kind": "wuzi", "level": 9}]}),
+    ] {
+        let (status, answer) = server.post("/api/games", &body);
+        assert_eq!(status, 400, "{body}: {answer}");
+    }
+    let (_, info) = server.get("/api/info");
+    assert_eq!(info["games"], json!(["gomoku", "connect4"]));
+}
+
+#[test]
+fn wuzi_plays_connect4_from_its_book_and_hints_every_column() {
+    let server = Server::start(&[]);
+    let game = server.create(json!({
+        "game": "connect4",
+        "players": [{"kind": "wuzi", "level": 5, "time_ms": 2000}, {"kind": "local"}],
+    }));
+    let me = game.token(1);
+    let view = game.wait_for(Some(me), "wuzi's first disc", |v| cursor(v) == 1);
+    // The perfect first move, from the book: the centre column.
+    assert_eq!(board(&view), vec![(3, 5)]);
+    let thought = view["last_thinking"]["score_text"].as_str().unwrap_or("");
+    assert!(thought.contains("book"), "{view}");
+    game.ok(me, "hint", json!({"ms": 2000}));
+    let view = game.wait_for(Some(me), "hint", |v| v["hint"]["done"] == true);
+    let columns: Vec<&str> = view["hint"]["columns"]
+        .as_array()
+        .expect("the hint's columns")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    // Red's centre opening wins: every answer loses, the centre the latest.
+    assert_eq!(columns.len(), 7, "{view}");
+    assert!(
+        columns.iter().all(|c| c.starts_with("loses")),
+        "{columns:?}"
+    );
+    assert_eq!(squares(&view["hint"]["pv"]), vec![(3, 4)], "{view}");
+
+    // A 7×7 game: every reply of wuzi's is a legal drop.
+    let game = server.create(json!({
+        "game": "connect4", "width": 7, "height": 7,
+        "players": [{"kind": "local"}, {"kind": "wuzi", "level": 5, "time_ms": 200}],
+    }));
+    let me = game.token(0);
+    let mut view = game.view(Some(me));
+    for column in [3, 3, 2, 4] {
+        if view["result"].is_object() {
+            break;
+        }
+        let at = landing(&view, column);
+        let n = cursor(&view);
+        game.play(me, at);
+        view = game.wait_for(Some(me), "wuzi's reply", |v| {
+            cursor(v) == n + 2 || v["result"].is_object()
+        });
+        let moves = board(&view);
+        if let Some(&(x, y)) = moves.get(n + 1) {
+            let below = moves[..n + 1].iter().filter(|m| m.0 == x).count() as i64;
+            assert_eq!(y, 6 - below, "wuzi's disc floats: {view}");
+        }
+    }
+    assert!(cursor(&view) >= 8 || view["result"].is_object(), "{view}");
+}

@@ -241,7 +241,7 @@ impl Server {
             200,
             &Info {
                 version: env!("CARGO_PKG_VERSION"),
-                games: vec!["gomoku"],
+                games: vec!["gomoku", "connect4"],
                 rules: Rule::ALL.iter().map(|r| r.name()).collect(),
                 min_size: MIN_SIZE,
                 max_size: MAX_SIZE,
@@ -302,8 +302,14 @@ impl Server {
 
     /// Checks a new-game request and turns it into a [`Setup`].
     fn setup(&self, req: CreateRequest) -> Result<Setup, ApiError> {
-        if req.game.as_deref().unwrap_or("gomoku") != "gomoku" {
-            return Err(ApiError::bad("unknown game (gomoku)"));
+        match req.game.as_deref().unwrap_or("gomoku") {
+            "gomoku" => {}
+            "connect4" => return self.connect4_setup(req),
+            other => {
+                return Err(ApiError::bad(format!(
+                    "unknown game `{other}` (gomoku, connect4)"
+                )))
+            }
         }
         let parsed_record = match &req.record {
             Some(text) => Some(records::parse(text)?),
@@ -324,6 +330,76 @@ impl Server {
                 "board size {size}: sizes {MIN_SIZE}..{MAX_SIZE} are supported"
             )));
         }
+        let (players, black_seat, tc) = self.seats_and_clock(&req)?;
+        let (start, origin) = self.start_position(&req, size)?;
+        let (moves, cursor, origin) = match parsed_record {
+            Some(p) => {
+                let cursor = if req.replay.unwrap_or(false) {
+                    0
+                } else {
+                    p.moves.len()
+                };
+                (p.moves, cursor, "opened record".to_string())
+            }
+            None => (Vec::new(), 0, origin),
+        };
+        Ok(Setup {
+            variant: Variant::Gomoku { rule, size },
+            players,
+            black_seat,
+            tc,
+            start,
+            moves,
+            cursor,
+            origin,
+        })
+    }
+
+    /// Checks a new Connect Four game: its size (default 7×6), players and clock; it starts
+    /// from the empty board.
+    fn connect4_setup(&self, req: CreateRequest) -> Result<Setup, ApiError> {
+        let gomoku_only = [
+            ("rule", req.rule.is_some()),
+            ("size", req.size.is_some()),
+            ("start", req.start.is_some()),
+            ("opening", req.opening.is_some()),
+            ("opening_text", req.opening_text.is_some()),
+            ("record", req.record.is_some()),
+            ("replay", req.replay.is_some()),
+        ];
+        if let Some((key, _)) = gomoku_only.iter().find(|(_, given)| *given) {
+            return Err(ApiError::bad(format!(
+                "`{key}` is for Gomoku; Connect Four takes `width` and `height`"
+            )));
+        }
+        let (width, height) = (req.width.unwrap_or(7), req.height.unwrap_or(6));
+        if !Variant::connect4_fits(width, height) {
+            return Err(ApiError::bad(format!(
+                "Connect Four on {width}×{height}: at least 4×4, at most 9 columns, and \
+                 width × (height + 1) at most 64 (7×6, 7×7, 6×7, 8×7, …)"
+            )));
+        }
+        let (players, black_seat, tc) = self.seats_and_clock(&req)?;
+        if players.iter().any(|p| matches!(p, Player::Engine { .. })) {
+            return Err(ApiError::bad("Gomocup brains play Gomoku only"));
+        }
+        Ok(Setup {
+            variant: Variant::ConnectFour { width, height },
+            players,
+            black_seat,
+            tc,
+            start: Vec::new(),
+            moves: Vec::new(),
+            cursor: 0,
+            origin: String::new(),
+        })
+    }
+
+    /// The players, the seat with black (the first player) and the clock of a new game.
+    fn seats_and_clock(
+        &self,
+        req: &CreateRequest,
+    ) -> Result<([Player; 2], usize, TimeControl), ApiError> {
         let players = match req.players.as_deref() {
             Some([a, b]) => [self.player(a)?, self.player(b)?],
             Some(_) => return Err(ApiError::bad("`players` needs exactly two entries")),
@@ -351,28 +427,7 @@ impl Server {
             game_ms: clock.game_ms,
             inc_ms: if clock.game_ms > 0 { clock.inc_ms } else { 0 },
         };
-        let (start, origin) = self.start_position(&req, size)?;
-        let (moves, cursor, origin) = match parsed_record {
-            Some(p) => {
-                let cursor = if req.replay.unwrap_or(false) {
-                    0
-                } else {
-                    p.moves.len()
-                };
-                (p.moves, cursor, "opened record".to_string())
-            }
-            None => (Vec::new(), 0, origin),
-        };
-        Ok(Setup {
-            variant: Variant::Gomoku { rule, size },
-            players,
-            black_seat,
-            tc,
-            start,
-            moves,
-            cursor,
-            origin,
-        })
+        Ok((players, black_seat, tc))
     }
 
     /// The set-up stones: by hand, an opening of a loaded file, or an opening line.
@@ -631,6 +686,8 @@ struct CreateRequest {
     game: Option<String>,
     rule: Option<String>,
     size: Option<usize>,
+    width: Option<usize>,
+    height: Option<usize>,
     players: Option<Vec<PlayerRequest>>,
     black: Option<usize>,
     clock: Option<ClockRequest>,

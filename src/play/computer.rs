@@ -17,7 +17,10 @@
 //! reaped, and started again for the next game.
 
 use std::{
-    sync::{atomic::Ordering, mpsc, Arc},
+    sync::{
+        atomic::{AtomicBool, Ordering},
+        mpsc, Arc,
+    },
     thread,
     time::{Duration, Instant},
 };
@@ -35,6 +38,7 @@ use crate::{
         referee::parse_move,
     },
     board::{Board, Pos, Stone},
+    connect4,
     movegen::{self, MoveKind},
     search::{self, Limits, SearchResult, Searcher, WIN_THRESHOLD},
     tt::TranspositionTable,
@@ -68,7 +72,10 @@ pub fn score_text(score: i32) -> String {
 
 /// The Gomoku board of `variant` after `moves`; `None` for another game or an illegal list.
 pub fn gomoku_board(ctx: &Context, variant: Variant, moves: &[Xy]) -> Option<Board> {
-    let Variant::Gomoku { rule, size } = variant;
+    let (rule, size) = match variant {
+        Variant::Gomoku { rule, size } => (rule, size),
+        Variant::ConnectFour { .. } => return None,
+    };
     let mut board = Board::new(size, size, ctx.table(rule))?;
     for &(x, y) in moves {
         let p = board.pos(x as i64, y as i64)?;
@@ -97,6 +104,7 @@ pub fn thinking_of(by: &str, r: &SearchResult, done: bool) -> Thinking {
         ms,
         pv: r.pv.iter().map(|&p| xy(p)).collect(),
         done,
+        columns: Vec::new(),
     }
 }
 
@@ -194,6 +202,7 @@ fn weak_move(
                 ms,
                 pv: line,
                 done: false,
+                columns: Vec::new(),
             });
         }
     }
@@ -224,6 +233,10 @@ pub fn wuzi_move(ctx: &Context, cell: &Arc<GameCell>, job: &MoveJob) {
         Player::Wuzi { level, .. } => level,
         _ => return,
     };
+    if let Variant::ConnectFour { .. } = job.variant {
+        connect4_move(cell, job, level);
+        return;
+    }
     let mut board = match gomoku_board(ctx, job.variant, &job.moves) {
         Some(b) => b,
         None => {
@@ -262,6 +275,152 @@ pub fn wuzi_move(ctx: &Context, cell: &Arc<GameCell>, job: &MoveJob) {
             let failure = Failure::Crash("wuzi found no move".to_string());
             cell.update(|g, now| g.computer_failed(epoch, failure, now));
         }
+    }
+}
+
+/// The Connect Four position of `variant` after `moves` (the squares the discs took; their
+/// columns are the moves); `None` for Gomoku or an illegal list.
+pub fn connect4_position(variant: Variant, moves: &[Xy]) -> Option<connect4::Position> {
+    let (width, height) = match variant {
+        Variant::ConnectFour { width, height } => (width, height),
+        Variant::Gomoku { .. } => return None,
+    };
+    let mut pos = connect4::Position::new(width, height)?;
+    for &(x, _) in moves {
+        pos.play(x).ok()?;
+    }
+    Some(pos)
+}
+
+/// The square a disc dropped into column `col` of `pos` takes (`y = 0` at the top).
+fn landing(pos: &connect4::Position, col: usize) -> Xy {
+    (
+        col,
+        pos.height() - 1 - pos.column_height(col).min(pos.height() - 1),
+    )
+}
+
+/// A Connect Four verdict as a score for the page's draw offers: a win, a draw, a loss.
+fn verdict_score(v: connect4::Verdict) -> Option<i32> {
+    match v {
+        connect4::Verdict::Win(_) => Some(1000),
+        connect4::Verdict::Draw => Some(0),
+        connect4::Verdict::Loss(_) => Some(-1000),
+        connect4::Verdict::Unknown | connect4::Verdict::Full => None,
+    }
+}
+
+/// How good a verdict is for the side to move: quicker wins first, longer losses before
+/// shorter ones; a full column last.
+fn verdict_rank(v: connect4::Verdict) -> (u8, i64) {
+    match v {
+        connect4::Verdict::Win(Some(n)) => (6, -i64::from(n)),
+        connect4::Verdict::Win(None) => (5, 0),
+        connect4::Verdict::Draw => (4, 0),
+        connect4::Verdict::Unknown => (3, 0),
+        connect4::Verdict::Loss(None) => (2, 0),
+        connect4::Verdict::Loss(Some(n)) => (1, i64::from(n)),
+        connect4::Verdict::Full => (0, 0),
+    }
+}
+
+/// wuzi's Connect Four move for `job`: the book, the solver, or the heuristic search within
+/// the move's time (a tenth kept for the answer to arrive), at `level`.
+fn connect4_move(cell: &Arc<GameCell>, job: &MoveJob, level: u8) {
+    let epoch = job.epoch;
+    let start = Instant::now();
+    let pos = match connect4_position(job.variant, &job.moves) {
+        Some(p) => p,
+        None => {
+            let failure = Failure::Crash("wuzi could not set up the position".to_string());
+            cell.update(|g, now| g.computer_failed(epoch, failure, now));
+            return;
+        }
+    };
+    let time = (job.limit * 9 / 10).max(Duration::from_millis(10));
+    let level = level.clamp(connect4::MIN_LEVEL, connect4::MAX_LEVEL);
+    let choice = connect4::Computer::new().best_move(&pos, level, time, &job.stop);
+    match choice {
+        Some(c) => {
+            let how = match c.source {
+                connect4::Source::Book => "from the book".to_string(),
+                connect4::Source::Solved | connect4::Source::SolvedWeak => "solved".to_string(),
+                connect4::Source::Searched(d) => format!("searched {d} plies"),
+            };
+            let depth = match c.source {
+                connect4::Source::Searched(d) => d as i32,
+                _ => 0,
+            };
+            let t = Thinking {
+                by: colour_name(job.colour).to_string(),
+                depth,
+                score: verdict_score(c.verdict),
+                score_text: format!("{} ({how})", c.verdict),
+                ms: start.elapsed().as_millis() as u64,
+                pv: vec![landing(&pos, c.column)],
+                done: true,
+                ..Thinking::default()
+            };
+            let score = verdict_score(c.verdict);
+            cell.update(|g, now| {
+                g.computer_report(epoch, t);
+                g.computer_moved(epoch, c.column as i64, 0, score, now)
+            });
+        }
+        None => {
+            let failure = Failure::Crash("wuzi found no move".to_string());
+            cell.update(|g, now| g.computer_failed(epoch, failure, now));
+        }
+    }
+}
+
+/// A Connect Four hint or analysis: the verdict of every column, solved in rounds of growing
+/// time (each reported) until every column is known, `limit` has passed, or `stop` is set.
+pub fn connect4_hints(
+    variant: Variant,
+    moves: &[Xy],
+    by: &str,
+    limit: Duration,
+    stop: &AtomicBool,
+    report: &mut dyn FnMut(Thinking),
+) {
+    let pos = match connect4_position(variant, moves) {
+        Some(p) => p,
+        None => return,
+    };
+    let start = Instant::now();
+    let mut computer = connect4::Computer::new();
+    let mut round = Duration::from_millis(250).min(limit);
+    loop {
+        let verdicts = computer.analyse(&pos, round, stop);
+        let best =
+            (0..verdicts.len()).max_by_key(|&c| (verdict_rank(verdicts[c]), std::cmp::Reverse(c)));
+        let unknown = verdicts.contains(&connect4::Verdict::Unknown);
+        let elapsed = start.elapsed();
+        let done = !unknown || elapsed >= limit || stop.load(Ordering::Relaxed);
+        report(Thinking {
+            by: by.to_string(),
+            score: best.and_then(|c| verdict_score(verdicts[c])),
+            score_text: best.map_or(String::new(), |c| verdicts[c].to_string()),
+            ms: elapsed.as_millis() as u64,
+            pv: best.map(|c| landing(&pos, c)).into_iter().collect(),
+            done,
+            columns: verdicts.iter().map(|v| v.to_string()).collect(),
+            ..Thinking::default()
+        });
+        if done {
+            return;
+        }
+        round = (round * 4)
+            .min(limit.saturating_sub(elapsed))
+            .max(Duration::from_millis(10));
+    }
+}
+
+fn colour_name(c: Stone) -> &'static str {
+    match c {
+        Stone::Black => "black",
+        Stone::White => "white",
     }
 }
 
@@ -307,7 +466,14 @@ struct Worker {
 impl Worker {
     fn handle(&mut self, EngineJob { job, cell }: EngineJob) {
         let epoch = job.epoch;
-        let Variant::Gomoku { rule, size } = job.variant;
+        let (rule, size) = match job.variant {
+            Variant::Gomoku { rule, size } => (rule, size),
+            Variant::ConnectFour { .. } => {
+                let failure = Failure::Crash("a Gomocup brain does not play Connect Four".into());
+                cell.update(|g, now| g.computer_failed(epoch, failure, now));
+                return;
+            }
+        };
         let name = self.spec.name.clone();
         let outcome = self
             .ensure(job.round, size, rule.info_bits(), &job)

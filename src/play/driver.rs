@@ -254,7 +254,12 @@ impl GameCell {
     }
 }
 
-/// A hint or analysis search: wuzi at full strength, reporting every iteration.
+/// Longest Connect Four analysis: the solver either finishes well within it or the position
+/// is too early for it on this board.
+pub const CONNECT4_ANALYSIS_LIMIT: Duration = Duration::from_secs(60);
+
+/// A hint or analysis search: wuzi at full strength, reporting every iteration (Connect
+/// Four: the solver's verdict of every column, in rounds).
 fn background_search(
     context: &Context,
     cell: &Arc<GameCell>,
@@ -264,6 +269,18 @@ fn background_search(
     limits: Limits,
     hint: bool,
 ) {
+    let by = if hint { "hint" } else { "analysis" };
+    let epoch = task.epoch;
+    let report = |t: Thinking| cell.update(|g, _| g.side_report(epoch, hint, t));
+    if let super::position::Variant::ConnectFour { .. } = variant {
+        let limit = match limits.hard {
+            Some(hard) => hard.saturating_duration_since(Instant::now()),
+            None => CONNECT4_ANALYSIS_LIMIT,
+        }
+        .min(CONNECT4_ANALYSIS_LIMIT);
+        computer::connect4_hints(variant, moves, by, limit, &task.stop, &mut |t| report(t));
+        return;
+    }
     let mut board = match computer::gomoku_board(context, variant, moves) {
         Some(b) => b,
         None => return,
@@ -271,9 +288,6 @@ fn background_search(
     let tt = cell.table(context);
     let flag = Arc::clone(&task.stop);
     let stop = move || flag.load(std::sync::atomic::Ordering::Relaxed);
-    let by = if hint { "hint" } else { "analysis" };
-    let epoch = task.epoch;
-    let report = |t: Thinking| cell.update(|g, _| g.side_report(epoch, hint, t));
     let r = computer::full_search(context, &tt, &mut board, limits, &stop, &mut |r| {
         report(computer::thinking_of(by, r, false));
     });

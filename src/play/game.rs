@@ -158,6 +158,10 @@ pub struct Thinking {
     pub pv: Vec<Xy>,
     /// True once the search has finished.
     pub done: bool,
+    /// Connect Four hints and analysis: the verdict of every column for the side to move
+    /// (`wins in 5`, `draw`, `loses in 3`, `unknown`, `full`), left to right.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub columns: Vec<String>,
 }
 
 /// A running search the game may have to stop.
@@ -298,6 +302,36 @@ fn colour_name(c: Stone) -> &'static str {
     match c {
         Stone::Black => "black",
         Stone::White => "white",
+    }
+}
+
+/// A Connect Four result's reason and text: red (black) and yellow (white), `four` for
+/// four in a row (the arena's `five`).
+fn connect4_result(outcome: &Outcome, names: [&str; 2]) -> (&'static str, String) {
+    let colour = |c: Stone| match c {
+        Stone::Black => ("red", names[0]),
+        Stone::White => ("yellow", names[1]),
+    };
+    let reason = outcome.reason;
+    let detail = if outcome.detail.is_empty() {
+        String::new()
+    } else {
+        format!(": {}", outcome.detail)
+    };
+    match outcome.winner {
+        None => (reason.text(), format!("draw ({reason}{detail})")),
+        Some(w) if reason == Reason::Five => {
+            let (c, name) = colour(w);
+            ("four", format!("{c} ({name}) wins with four in a row"))
+        }
+        Some(w) => {
+            let (c, name) = colour(w);
+            let (lc, lname) = colour(w.opponent());
+            (
+                reason.text(),
+                format!("{c} ({name}) wins: {lc} ({lname}) loses by {reason}{detail}"),
+            )
+        }
     }
 }
 
@@ -1359,10 +1393,17 @@ impl Game {
                 about: [None, None],
                 start_retries: [0, 0],
             };
+            let (reason, text) = match self.variant {
+                Variant::Gomoku { .. } => (
+                    e.outcome.reason.text(),
+                    crate::arena::record::result_text(&record, [&names[0], &names[1]]),
+                ),
+                Variant::ConnectFour { .. } => connect4_result(&e.outcome, [&names[0], &names[1]]),
+            };
             ResultView {
                 winner: e.outcome.winner.map(colour_name),
-                reason: e.outcome.reason.text(),
-                text: crate::arena::record::result_text(&record, [&names[0], &names[1]]),
+                reason,
+                text,
                 line: e.line.clone(),
             }
         });

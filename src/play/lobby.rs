@@ -53,6 +53,7 @@ impl Lobby {
     pub fn create(&self, setup: Setup) -> Result<(Arc<GameCell>, [String; 2]), ApiError> {
         let table = match setup.variant {
             Variant::Gomoku { rule, .. } => Some(self.context.table(rule)),
+            Variant::ConnectFour { .. } => None,
         };
         let empty = Position::new(setup.variant, table)
             .ok_or_else(|| ApiError::bad("this board size is not supported"))?;

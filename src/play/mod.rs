@@ -1,7 +1,7 @@
 //! `pbrain-wuzi play`: the board page. A small web server inside the binary serves an embedded
 //! page (plain HTML, CSS, JavaScript and SVG; nothing fetched at run time) on which people play
-//! wuzi, Gomocup brains named on the command line, each other at one screen, or each other
-//! across a network. The server owns every game and judges every move with the engine's rules
+//! Gomoku or Connect Four against wuzi, Gomoku against Gomocup brains named on the command
+//! line, and either game with each other at one screen or across a network. The server owns every game and judges every move with the engine's rules
 //! code; the page only draws and asks, through the JSON API under `/api/` (see the README).
 //!
 //! Modules, in the direction data flows:
@@ -9,10 +9,11 @@
 //! - [`api`]: routes, request checking, JSON answers, the embedded assets.
 //! - [`lobby`]: the games, their ids and secrets, expiry.
 //! - [`driver`]: a game behind its lock; starts the computers and the analysis.
-//! - [`computer`]: wuzi's levels and searches, Gomocup brains through the arena's engine layer.
+//! - [`computer`]: wuzi's levels and searches, Connect Four through [`crate::connect4`]'s
+//!   player, Gomocup brains through the arena's engine layer.
 //! - [`game`]: one game's state: seats, moves, undo/redo, clocks, requests, chat, result.
 //! - [`position`]: the games as one type ([`position::Position`]); [`gomoku`]: Gomoku on the
-//!   engine's board and rules.
+//!   engine's board and rules; Connect Four is [`crate::connect4::Position`].
 //! - [`records`]: PSQ and SGF out (the arena's writers) and in.
 
 pub mod api;

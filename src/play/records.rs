@@ -99,6 +99,7 @@ fn arena_record(game: &Game) -> GameRecord {
 pub fn text(game: &Game, format: Format, number: usize) -> Option<String> {
     let (size, rule) = match game.variant() {
         Variant::Gomoku { size, rule } => (size, rule),
+        Variant::ConnectFour { .. } => return None,
     };
     let names = game.names();
     let origin = if game.origin().is_empty() {

@@ -6,7 +6,9 @@ Starts `pbrain-wuzi play` on a free loopback port and, as a person would, by cli
    and a redo on the way, and saves the record as PSQ and SGF;
 2. plays a network game between two browser sessions through the invitation link, with a chat
    message and a takeback that the other side accepts;
-3. sees renju's forbidden points and has a click on one refused.
+3. sees renju's forbidden points and has a click on one refused;
+4. plays Connect Four: wuzi opens from its book, the hint gives every column's verdict, and two
+   people at one screen make a four that the page highlights.
 
 Screenshots go to $WUZI_SHOTS (default target/browser-shots). Usage:
     python3 tests/browser/play_test.py [path/to/pbrain-wuzi]
@@ -284,6 +286,60 @@ def test_renju_forbidden(server):
         d.quit()
 
 
+def connect4_game(d, black, white, size="7x6"):
+    wait_until("the new-game dialog", lambda: d.find_element(By.ID, "new-dialog").get_attribute("open") is not None)
+    wait_until("the player choices", lambda: d.find_elements(By.CSS_SELECTOR, "#ng-white option"))
+    Select(d.find_element(By.ID, "ng-game")).select_by_value("connect4")
+    Select(d.find_element(By.ID, "ng-c4-size")).select_by_value(size)
+    Select(d.find_element(By.ID, "ng-black")).select_by_value(black)
+    Select(d.find_element(By.ID, "ng-white")).select_by_value(white)
+    before = (view(d) or {}).get("id")
+    d.find_element(By.ID, "ng-create").click()
+    wait_until("the game to start", lambda: view(d) and view(d)["id"] != before)
+    assert view(d)["game"] == "connect4"
+
+
+def test_connect4(server):
+    print("Connect Four: wuzi's book move, the hint's verdicts, a four between two people")
+    d = browser()
+    try:
+        d.get(server.url)
+        connect4_game(d, black="wuzi", white="local")
+        wait_until("wuzi's first disc", lambda: moves_on_board(d) == 1)
+        assert view(d)["moves"][0] == [3, 5], view(d)["moves"]  # the centre column, bottom row
+        assert "book" in view(d)["last_thinking"]["score_text"], view(d)["last_thinking"]
+        d.find_element(By.ID, "hint").click()
+        hint = wait_until("the hint", lambda: (view(d)["hint"] or {}).get("done") and view(d)["hint"])
+        assert len(hint["columns"]) == 7, hint
+        # Red has the first move's win: every answer of yellow loses.
+        assert all(c.startswith("loses") for c in hint["columns"]), hint["columns"]
+        labels = wait_until("the verdicts under the board", lambda: d.find_elements(By.CSS_SELECTOR, "#board g.column-verdict"))
+        assert len(labels) == 7, len(labels)
+        shot(d, "connect4-hint.png")
+        # Any square of a column drops the disc to its bottom.
+        click_square(d, 2, 0)
+        wait_until("the disc and wuzi's answer", lambda: moves_on_board(d) == 3)
+        assert view(d)["moves"][1] == [2, 5], view(d)["moves"]
+        no_browser_errors(d)
+
+        d.find_element(By.ID, "new-game").click()
+        connect4_game(d, black="local", white="local")
+        for n, x in enumerate([0, 1, 0, 1, 0, 1, 0], 1):
+            click_square(d, x, 0)
+            wait_until(f"disc {n}", lambda: moves_on_board(d) == n)
+        status = wait_until("the result", lambda: view(d)["result"] and d.find_element(By.ID, "status"))
+        assert status.get_attribute("data-result") == "black", status.text
+        assert status.get_attribute("data-reason") == "four", status.text
+        assert "Red" in status.text and "four in a row" in status.text, status.text
+        winning = d.find_elements(By.CSS_SELECTOR, "#board circle.disc.winning")
+        assert len(winning) == 4, len(winning)
+        shot(d, "connect4-four.png")
+        print(f"  {status.text}")
+        no_browser_errors(d)
+    finally:
+        d.quit()
+
+
 def main():
     started = time.time()
     server = Server()
@@ -291,6 +347,7 @@ def main():
         test_game_against_wuzi(server)
         test_network_game(server)
         test_renju_forbidden(server)
+        test_connect4(server)
     finally:
         server.stop()
     print(f"browser tests passed in {time.time() - started:.0f} s")

@@ -268,7 +268,7 @@
       numbers: $("show-numbers").checked,
       toMove: v.to_move,
       clickable: canMove(),
-      columnLabels: v.columns ? v.columns.map((c) => [c.column, c.text]) : [],
+      columnLabels: columnVerdicts(v),
     });
     $("board").dataset.moves = String(v.cursor);
     renderPlayers();
@@ -282,6 +282,19 @@
     $("save-psq").href = `/api/games/${v.id}/record.psq`;
     $("save-sgf").href = `/api/games/${v.id}/record.sgf`;
     $("records").hidden = v.game !== "gomoku";
+  }
+
+  // Connect Four: the verdict of every column from the hint or the analysis, for the side to
+  // move ("wins in 5", "draw", "loses in 3"); full columns stay unlabelled.
+  function columnVerdicts(v) {
+    if (v.game !== "connect4" || v.result) {
+      return [];
+    }
+    const t = (v.analysing && v.analysis) || v.hint;
+    if (!t || !t.columns) {
+      return [];
+    }
+    return t.columns.map((text, x) => [x, text]).filter(([, text]) => text !== "full");
   }
 
   function formatClock(ms) {
@@ -681,6 +694,14 @@
     }
     if (!gomoku) {
       $("ng-start").value = "empty";
+    }
+    // Gomocup brains play Gomoku only.
+    for (const option of document.querySelectorAll('.player-kind option[value^="engine:"]')) {
+      option.hidden = !gomoku;
+      option.disabled = !gomoku;
+      if (!gomoku && option.selected) {
+        option.parentNode.value = "wuzi";
+      }
     }
     $("ng-size-other").hidden = $("ng-size").value !== "other";
     for (const row of document.querySelectorAll(".seat-choice")) {

@@ -165,7 +165,8 @@ class BoardView {
   }
 
   buildConnect4(w, h) {
-    this.svg.setAttribute("viewBox", `-0.1 -0.1 ${w + 0.2} ${h + 0.9}`);
+    // Below the holes: the column numbers, then room for the hint's verdict of each column.
+    this.svg.setAttribute("viewBox", `-0.1 -0.1 ${w + 0.2} ${h + 1.45}`);
     el("rect", { class: "frame", x: -0.05, y: -0.05, width: w + 0.1, height: h + 0.1, rx: 0.2 }, this.svg);
     const holes = el("g", { class: "holes" }, this.svg);
     for (let y = 0; y < h; y++) {
@@ -289,9 +290,17 @@ class BoardView {
       el("line", { class: "win-line", x1, y1, x2, y2 }, layer);
     }
     this.drawPv(m, 0.3);
+    // "wins in 5" on two lines, "wins" over "in 5", so that long verdicts fit their column.
     for (const [x, label] of m.columnLabels || []) {
-      const t = el("text", { class: "column-verdict", x: x + 0.5, y: -0.02 + this.height + 0.78, "text-anchor": "middle", "dominant-baseline": "middle" }, layer);
-      t.textContent = label;
+      const g = el("g", { class: `column-verdict ${label.split(" ")[0]}`, "data-x": x }, layer);
+      const words = label.split(" ");
+      const lines = words.length > 1 ? [words[0], words.slice(1).join(" ")] : [label];
+      lines.forEach((line, i) => {
+        const t = el("text", { x: x + 0.5, y: this.height + 0.82 + 0.3 * i, "text-anchor": "middle", "dominant-baseline": "middle" }, g);
+        t.textContent = line;
+      });
+      const title = el("title", {}, g);
+      title.textContent = `column ${x + 1}: ${label}`;
     }
   }
 }
