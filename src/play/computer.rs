@@ -393,9 +393,22 @@ pub fn connect4_hints(
     let mut round = Duration::from_millis(250).min(limit);
     loop {
         let verdicts = computer.analyse(&pos, round, stop);
-        let best =
-            (0..verdicts.len()).max_by_key(|&c| (verdict_rank(verdicts[c]), std::cmp::Reverse(c)));
+        let centre = pos.width() as i64 - 1;
+        let mut best = (0..verdicts.len()).max_by_key(|&c| {
+            // Equal verdicts: the column nearer the centre, then the left one.
+            let off_centre = (2 * c as i64 - centre).abs();
+            (verdict_rank(verdicts[c]), -off_centre, std::cmp::Reverse(c))
+        });
         let unknown = verdicts.contains(&connect4::Verdict::Unknown);
+        if best.map_or(false, |c| verdicts[c] == connect4::Verdict::Unknown) {
+            // No column known to win or draw: the heuristic search's choice among the
+            // unknown ones, as wuzi would play it.
+            let searched = connect4::Computer::new()
+                .best_move(&pos, connect4::MAX_LEVEL, round / 4, stop)
+                .map(|choice| choice.column)
+                .filter(|&c| verdicts.get(c) == Some(&connect4::Verdict::Unknown));
+            best = searched.or(best);
+        }
         let elapsed = start.elapsed();
         let done = !unknown || elapsed >= limit || stop.load(Ordering::Relaxed);
         report(Thinking {
