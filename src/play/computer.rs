@@ -355,7 +355,10 @@ fn connect4_move(cell: &Arc<GameCell>, job: &MoveJob, level: u8) {
                 by: colour_name(job.colour).to_string(),
                 depth,
                 score: verdict_score(c.verdict),
-                score_text: format!("{} ({how})", c.verdict),
+                score_text: match c.verdict {
+                    connect4::Verdict::Unknown => format!("{how}; not solved in the time"),
+                    v => format!("{v} ({how})"),
+                },
                 ms: start.elapsed().as_millis() as u64,
                 pv: vec![landing(&pos, c.column)],
                 done: true,

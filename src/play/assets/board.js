@@ -50,7 +50,7 @@ function starPoints(w, h) {
 
 class BoardView {
   // `svg`: the element to draw into; `onSquare(x, y)`: a click on a square (Gomoku) or in a
-  // column (Connect Four: y is the row clicked; the server drops the disc); `onHover(x, y)`:
+  // column (Connect Four: y is 0; the server drops the disc); `onHover(x, y)`:
   // the square under the pointer, or null.
   constructor(svg, onSquare, onHover) {
     this.svg = svg;
@@ -107,6 +107,16 @@ class BoardView {
     }
     this.layer = el("g", { class: "marks" }, svg);
     this.hits = el("g", { class: "hits" }, svg);
+    if (game === "connect4") {
+      // One target per column, the whole column tall: the disc falls wherever it is clicked.
+      for (let x = 0; x < w; x++) {
+        const hit = el("rect", { class: "hit column", x, y: 0, width: 1, height: h, "data-x": x, "data-y": 0, "data-name": `column ${x + 1}` }, this.hits);
+        hit.addEventListener("click", () => this.onSquare(x, 0));
+        hit.addEventListener("mouseenter", () => this.onHover(x, 0));
+      }
+      this.hits.addEventListener("mouseleave", () => this.onHover(null, null));
+      return;
+    }
     for (let y = 0; y < h; y++) {
       for (let x = 0; x < w; x++) {
         const [cx, cy] = this.centre(x, y);
