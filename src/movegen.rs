@@ -38,6 +38,26 @@ pub struct MoveList {
     pub moves: Vec<Pos>,
 }
 
+/// The candidates on a board without stones: the centre, or when a wall (a BOARD field 3
+/// square) stands there, the empty squares nearest to it.
+fn first_move_squares(board: &Board) -> CellSet {
+    let (cx, cy) = (board.width() / 2, board.height() / 2);
+    let centre = Pos::from_xy(cx, cy);
+    if board.is_empty(centre) {
+        return CellSet::single(centre);
+    }
+    let distance = |p: Pos| p.x().abs_diff(cx).max(p.y().abs_diff(cy));
+    let nearest = board
+        .squares()
+        .filter(|&p| board.is_empty(p))
+        .map(distance)
+        .min();
+    board
+        .squares()
+        .filter(|&p| board.is_empty(p) && Some(distance(p)) == nearest)
+        .fold(CellSet::default(), |set, p| set.union(CellSet::single(p)))
+}
+
 /// Ordering score of a move for the side to move: its own potential there plus the opponent's
 /// (taking a square the opponent wants is a defence).
 pub fn order_score(board: &Board, pos: Pos) -> i32 {
@@ -138,7 +158,7 @@ pub fn generate_ordered(
         (MoveKind::Defend, squares)
     } else {
         let squares = if board.stone_count() == 0 {
-            CellSet::single(Pos::from_xy(board.width() / 2, board.height() / 2))
+            first_move_squares(board)
         } else {
             *board.candidates()
         };

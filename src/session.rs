@@ -647,9 +647,15 @@ impl<W: Write> Session<W> {
         } else {
             self.settings.max_memory
         };
-        let mut bytes = (memory / TT_MEMORY_DIVISOR).clamp(0, MAX_TT_BYTES) as usize;
+        let budget = (memory / TT_MEMORY_DIVISOR).clamp(0, MAX_TT_BYTES);
+        let mut bytes = budget as usize;
         if self.settings.hash_kb > 0 {
-            bytes = self.settings.hash_kb.saturating_mul(1024).min(MAX_TT_BYTES) as usize;
+            // Yixin-Board's hash size, but never beyond a memory limit the manager set.
+            let mut wanted = self.settings.hash_kb.saturating_mul(1024).min(MAX_TT_BYTES);
+            if self.settings.max_memory > 0 {
+                wanted = wanted.min(budget);
+            }
+            bytes = wanted as usize;
         }
         self.tt
             .get_or_insert_with(|| TranspositionTable::new(bytes))
