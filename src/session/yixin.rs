@@ -187,7 +187,8 @@ impl<W: Write> Session<W> {
         board.make(first);
         played.push(first);
         let second = match result.pv.get(1) {
-            Some(&p) if board.is_empty(p) => Some(p),
+            // The line's answer, unless it is a YXBLOCK square (then the search finds another).
+            Some(&p) if board.is_empty(p) && !self.blocked.contains(&p) => Some(p),
             _ => self.search(seq, Instant::now()).and_then(|r| r.best),
         };
         if let (Some(p), Some(board)) = (second, self.board.as_mut()) {
