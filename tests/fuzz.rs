@@ -290,8 +290,16 @@ impl Brain {
     /// The last events and stderr, for a failure report.
     fn report(&self) -> String {
         let mut text = String::new();
-        let skip = self.events.len().saturating_sub(REPORT_EVENTS);
-        for (at, event) in &self.events[skip..] {
+        // DEBUG and realtime lines can be hundreds: they are left out of the report.
+        let shown: Vec<&(Duration, Event)> = self
+            .events
+            .iter()
+            .filter(|(_, e)| {
+                !matches!(e, Event::Got(l) if l.starts_with("DEBUG") || l.starts_with("MESSAGE REALTIME"))
+            })
+            .collect();
+        let skip = shown.len().saturating_sub(REPORT_EVENTS);
+        for (at, event) in &shown[skip..] {
             let (tag, line) = match event {
                 Event::Sent(l) => (">", l),
                 Event::Got(l) => ("<", l),
@@ -708,7 +716,14 @@ impl Model {
     fn take_move(&mut self, line: &str) -> Result<Sq, String> {
         let sq = parse_move(line).ok_or_else(|| format!("`{line}` is not a move `x,y`"))?;
         if self.blocked.contains(&sq) {
-            return Err(format!("move {line} is a YXBLOCK square"));
+            // Allowed only when every free square is blocked (the search then ignores the list).
+            let all_blocked = match &self.game {
+                Game::Known(g) => g.empties().iter().all(|e| self.blocked.contains(e)),
+                _ => true,
+            };
+            if !all_blocked {
+                return Err(format!("move {line} is a YXBLOCK square"));
+            }
         }
         match &mut self.game {
             Game::Known(g) => {
