@@ -121,3 +121,89 @@ fn other_sizes_through_the_binary() {
         .expect("the binary starts");
     assert!(!status.success(), "8×8 does not fit 64 bits");
 }
+
+/// Every position of the book's two trees where the perfect side is to move within the book's
+/// reach (the first player's first three moves, the second player's first two): the computer
+/// answers from the book, at once, with the book's choice.
+#[test]
+fn the_computer_plays_its_book_moves_at_once() {
+    use std::{
+        sync::atomic::AtomicBool,
+        time::{Duration, Instant},
+    };
+    use wuzi::connect4::{book, Computer, Outcome, Player, Source, MAX_LEVEL};
+
+    fn walk(pos: &Position, perfect: Player, computer: &mut Computer, seen: &mut usize) {
+        let the_book = book::Book::embedded(7, 6).expect("the 7×6 book");
+        if pos.outcome() != Outcome::Ongoing || pos.moves_played() + 1 > the_book.max_ply() as usize
+        {
+            return;
+        }
+        let next: Vec<usize> = if pos.side_to_move() == perfect {
+            let stop = AtomicBool::new(false);
+            let start = Instant::now();
+            let choice = computer
+                .best_move(pos, MAX_LEVEL, Duration::from_secs(30), &stop)
+                .expect("game on");
+            assert!(start.elapsed() < Duration::from_millis(50), "{pos:?}");
+            assert_eq!(choice.source, Source::Book, "{pos:?}");
+            let scores = the_book.move_scores(pos);
+            assert_eq!(Some(choice.column), book::choose(pos, &scores), "{pos:?}");
+            *seen += 1;
+            vec![choice.column]
+        } else {
+            pos.legal_columns()
+        };
+        for c in next {
+            let mut child = pos.clone();
+            child.play(c).expect("legal");
+            walk(&child, perfect, computer, seen);
+        }
+    }
+
+    let mut computer = Computer::new();
+    let empty = Position::new(7, 6).expect("7×6");
+    let mut seen = 0;
+    for perfect in [Player::First, Player::Second] {
+        walk(&empty, perfect, &mut computer, &mut seen);
+    }
+    // 5 discs deep: the first player's moves at 0, 2 and 4 discs, the second's at 1 and 3.
+    assert!(seen >= (1 + 7 + 49) + (7 + 49), "{seen} book moves");
+}
+
+#[test]
+fn six_by_seven_through_the_binary_and_the_empty_line() {
+    let run = |args: &[&str], input: &[u8]| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-wuzi"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("the binary starts");
+        child
+            .stdin
+            .take()
+            .expect("piped stdin")
+            .write_all(input)
+            .expect("stdin takes the lines");
+        let output = child.wait_with_output().expect("the binary ends");
+        assert!(output.status.success());
+        String::from_utf8(output.stdout).expect("utf-8")
+    };
+    // 6 wide, 7 high (21 discs each): the bottom-row double threat wins with the 4th disc.
+    let text = run(
+        &["connect4", "solve", "--width", "6", "--height", "7"],
+        b"3344\n33447\n3344 -5\n",
+    );
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].starts_with("3344 18 "), "{text}");
+    assert_eq!(lines[1], "error: 33447: move 5: there is no column 7");
+    assert!(
+        lines[2].starts_with("3344 18 "),
+        "the second field is ignored: {text}"
+    );
+    // The empty line is the empty 7×6 board, answered from the book without a node.
+    let text = run(&["connect4", "solve"], b"\n");
+    let fields: Vec<&str> = text.trim_end().split(' ').collect();
+    assert_eq!(fields[..3], ["", "1", "0"], "{text}");
+}

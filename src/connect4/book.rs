@@ -7,7 +7,11 @@
 //! mirrored moves in mirrored positions); where the other side is to move every move is
 //! followed. Every position of a tree with fewer than `max_ply` discs is stored with the
 //! scores of all its moves, so a player (or a hint) that follows the book finds every move's
-//! score in it, up to `max_ply` discs.
+//! score in it, up to `max_ply` discs; except the other side's positions of `max_ply - 1`
+//! discs, which are stored with their own score only: their moves lead to positions of the
+//! perfect side whose moves lie beyond the book anyway, and leaving them out divides the cost
+//! of a level by seven (a level now serves one side: odd `max_ply` the first player's last
+//! book move, even the second's).
 //!
 //! File layout (little-endian):
 //!
@@ -205,7 +209,13 @@ pub fn generate(
     }
     solver.set_book(false);
     while let Some((pos, perfect)) = stack.pop() {
-        if pos.moves_played() as u32 >= max_ply || pos.outcome() != super::Outcome::Ongoing {
+        let moves = pos.moves_played() as u32;
+        if moves >= max_ply || pos.outcome() != super::Outcome::Ongoing {
+            continue;
+        }
+        // The other side's moves one disc short of the horizon lead to positions the perfect
+        // side would need the book's next level for: their scores are solved during play.
+        if pos.side_to_move() != perfect && moves + 1 == max_ply {
             continue;
         }
         let node = Node::of(&pos);
@@ -336,9 +346,12 @@ mod tests {
     /// Walks both trees of the book: every position has all its moves' scores, and its own
     /// score is the best of them.
     fn walk(pos: &Position, perfect: Player, max_ply: u32, seen: &mut usize) {
-        if pos.moves_played() as u32 >= max_ply
-            || pos.outcome() != crate::connect4::Outcome::Ongoing
-        {
+        let moves = pos.moves_played() as u32;
+        if moves >= max_ply || pos.outcome() != crate::connect4::Outcome::Ongoing {
+            return;
+        }
+        if pos.side_to_move() != perfect && moves + 1 == max_ply {
+            assert!(book().score(pos).is_some(), "{pos:?}");
             return;
         }
         *seen += 1;

@@ -34,9 +34,10 @@ USAGE:
         mean microseconds and the mean nodes. --limit N: the first N positions of each set.
         A fresh table for each position; the book is off unless --book.
     pbrain-wuzi connect4 book [--ply N] [--out FILE] [--from FILE] [--table-bits N]
-        Regenerates the 7x6 opening book (default 6 discs deep, written to
+        Regenerates the 7x6 opening book (default 5 discs deep, as embedded, written to
         src/connect4/book-7x6.bin) with our solver (table up to 2^25 buckets, 512 MiB).
-        --from FILE: reuse the scores of an existing book (to deepen it).
+        An odd depth N covers the first player's moves up to N - 1 discs, an even one the
+        second player's. --from FILE: reuse the scores of an existing book (to deepen it).
 
 --table-bits N: the table has 2^N buckets of 16 bytes (default 22: 64 MiB).
 ";
@@ -302,7 +303,7 @@ fn bench(args: &[String], out: &mut impl Write) -> anyhow::Result<()> {
 }
 
 fn make_book(args: &[String], out: &mut impl Write) -> anyhow::Result<()> {
-    let mut ply = 6;
+    let mut ply = 5;
     let mut path = PathBuf::from("src/connect4/book-7x6.bin");
     let mut bits = 25;
     let mut from = None;
