@@ -62,7 +62,10 @@ def main():
                 key, {"games": 0, "w": 0, "l": 0, "d": 0, "reasons": collections.Counter()}
             )
             row["games"] += 1
+            # "black" or "white" (null for a draw): the winner's engine name.
             winner = r.get("winner")
+            if winner in ("black", "white"):
+                winner = r[winner]
             if winner is None:
                 row["d"] += 1
             elif winner == "wuzi":
