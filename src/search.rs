@@ -1252,13 +1252,19 @@ impl<'c, 'a> Worker<'c, 'a> {
             .current_num_threads()
             .saturating_sub(1)
             .min(moves.len());
+        // One snapshot for the helpers, copied by a helper only when it starts with moves left:
+        // a helper that comes late allocates nothing (each copy lands in its thread's malloc
+        // arena, and `max_memory` budgets those).
+        let template = board.clone();
         pool.install(|| {
             rayon::scope(|scope| {
                 for _ in 0..helpers {
-                    let (split, cancel) = (&split, &cancel);
-                    let template: &Board = board;
-                    let mut local = template.clone();
+                    let (split, cancel, template) = (&split, &cancel, &template);
                     scope.spawn(move |_| {
+                        if split.next.load(Ordering::Relaxed) >= split.moves.len() {
+                            return;
+                        }
+                        let mut local = template.clone();
                         let mut worker = Worker::new(ctx, cancel.clone(), heur.clone());
                         split.run(&mut worker, &mut local);
                     });

@@ -294,9 +294,10 @@ struct Session<W: Write> {
 
 /// Most search threads accepted from `INFO thread_num` or `--threads`.
 pub const MAX_THREADS: i64 = 64;
-/// Memory set aside per search thread (its stack, its copies of the board: about 2 MB
-/// measured on 20x20, 64 threads taking 113 MB): with `max_memory` set, the threads get at
-/// most half of it (8 threads in 64 MB, 43 in Gomocup's 350 MB).
+/// Memory set aside per search thread (its stack, its copies of the board in its malloc
+/// arena: measured on 20x20, 64 threads thinking 50 s took 80 MB more than one thread, about
+/// 1.3 MB each): with `max_memory` set, the threads get at most half of it (8 threads in
+/// 64 MB, 43 in Gomocup's 350 MB).
 pub const THREAD_MEMORY_BYTES: i64 = 4 << 20;
 
 const NO_GAME: &str = "no game started (send START first)";
