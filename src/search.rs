@@ -1218,8 +1218,10 @@ impl<'c, 'a> Worker<'c, 'a> {
     /// `beta` cancels the others.
     ///
     /// Each thread of the pool takes the next unsearched move from a shared counter until none
-    /// is left, so a split costs one board copy per helper thread; the calling thread searches
-    /// on `board` itself.
+    /// is left. The calling thread searches on `board` itself; the helpers share one snapshot
+    /// of it, and a helper copies that only when it starts while moves are left (the copies
+    /// stay in the helpers' malloc arenas, which `max_memory` budgets), so a helper that
+    /// comes too late costs nothing.
     #[allow(clippy::too_many_arguments)]
     fn search_siblings(
         &mut self,
@@ -1252,9 +1254,6 @@ impl<'c, 'a> Worker<'c, 'a> {
             .current_num_threads()
             .saturating_sub(1)
             .min(moves.len());
-        // One snapshot for the helpers, copied by a helper only when it starts with moves left:
-        // a helper that comes late allocates nothing (each copy lands in its thread's malloc
-        // arena, and `max_memory` budgets those).
         let template = board.clone();
         pool.install(|| {
             rayon::scope(|scope| {
