@@ -219,9 +219,12 @@ const SPLIT_DEPTH: i32 = 4;
 /// How often (in nodes) a worker flushes its node count and checks the stop conditions.
 const CHECK_INTERVAL: u64 = 1024;
 
-/// Late-move pruning: at a non-PV node with this many plies to go (index 1..=3), quiet moves
-/// after this many are not searched.
-const LMP_MOVES: [usize; 4] = [0, 8, 14, 22];
+/// Late-move pruning: at a non-PV node with this many plies to go (the index, deeper ones use
+/// the last), quiet moves after this many are not searched: 3 + depth^1.32, rounded.
+const LMP_MOVES: [usize; 33] = [
+    3, 4, 5, 7, 9, 11, 13, 16, 18, 21, 23, 26, 29, 32, 35, 38, 41, 45, 48, 51, 55, 58, 62, 65, 69,
+    73, 76, 80, 84, 88, 92, 96, 100,
+];
 /// Late-move reductions start at this move index.
 const LMR_FIRST_MOVE: usize = 3;
 /// Deepest non-PV node where a static evaluation this far above beta (per ply of depth) is
@@ -1338,7 +1341,7 @@ impl<'c, 'a> Worker<'c, 'a> {
             quiet_seen += 1;
             let pruned = match pruning {
                 QuietPruning::None => false,
-                QuietPruning::Late => (1..=3).contains(&depth) && i >= LMP_MOVES[depth as usize],
+                QuietPruning::Late => depth >= 1 && i >= LMP_MOVES[(depth as usize).min(32)],
                 QuietPruning::All => true,
             };
             if pruned {
