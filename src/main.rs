@@ -15,6 +15,18 @@ usage: pbrain-wuzi            run as a Gomocup / Piskvork brain on stdin/stdout
        pbrain-wuzi connect4 … Connect Four solver, benchmark and book (pbrain-wuzi connect4 --help)
        pbrain-wuzi bench [D] [T]  bench positions on T threads (default 1) to depth D (default";
 
+/// `pbrain-wuzi bench --help`, DEPTH's default appended after the first part.
+const BENCH_USAGE: [&str; 2] = [
+    "\
+usage: pbrain-wuzi bench [DEPTH] [THREADS]
+
+Searches the fixed bench positions (every rule, 15x15 and 20x20) to DEPTH (default ",
+    ") on
+THREADS threads (default 1), one line per position, then `<nodes> nodes <nps> nps`. The node
+count on one thread is the engine's signature: the same on every run and machine, and the
+`Bench:` footer of every commit that changes it.",
+];
+
 fn main() -> anyhow::Result<()> {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
@@ -31,6 +43,13 @@ fn main() -> anyhow::Result<()> {
                 ),
             };
             wuzi::session::run_with_threads(io::stdin(), io::stdout(), threads)
+        }
+        Some("bench") if args[1..].iter().any(|a| a == "-h" || a == "--help") => {
+            let stdout = io::stdout();
+            let mut out = stdout.lock();
+            let [head, tail] = BENCH_USAGE;
+            writeln!(out, "{head}{}{tail}", wuzi::bench::DEFAULT_DEPTH)?;
+            Ok(())
         }
         Some("bench") => {
             let depth = match args.get(1) {

@@ -56,7 +56,9 @@ pub const SETS: [(&str, &str); 6] = [
 pub fn main(args: &[String]) -> anyhow::Result<()> {
     let stdout = io::stdout();
     let mut out = stdout.lock();
+    let asks_help = args.iter().any(|a| a == "-h" || a == "--help");
     let result = match args.first().map(String::as_str) {
+        _ if asks_help => out.write_all(HELP.as_bytes()).map_err(anyhow::Error::from),
         Some("solve") => {
             let options = SolveOptions::parse(&args[1..])?;
             let stdin = io::stdin();
@@ -65,9 +67,7 @@ pub fn main(args: &[String]) -> anyhow::Result<()> {
         }
         Some("bench") => bench(&args[1..], &mut out),
         Some("book") => make_book(&args[1..], &mut out),
-        None | Some("help" | "-h" | "--help") => {
-            out.write_all(HELP.as_bytes()).map_err(anyhow::Error::from)
-        }
+        None | Some("help") => out.write_all(HELP.as_bytes()).map_err(anyhow::Error::from),
         Some(other) => bail!("connect4: unknown command `{other}`\n{HELP}"),
     };
     match result {

@@ -1,0 +1,43 @@
+//! The command line's `--help` after a subcommand: the usage on stdout, exit status 0.
+
+use std::process::Command;
+
+fn run(args: &[&str]) -> (bool, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_pbrain-wuzi"))
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+#[test]
+fn bench_help_prints_its_usage() {
+    for help in ["--help", "-h"] {
+        let (ok, text) = run(&["bench", help]);
+        assert!(ok, "{help}: {text}");
+        assert!(
+            text.contains("pbrain-wuzi bench [DEPTH] [THREADS]"),
+            "{text}"
+        );
+        assert!(text.contains("(default 6)"), "{text}");
+    }
+    let (ok, _) = run(&["bench", "deep"]);
+    assert!(!ok, "a depth that is not a number fails");
+}
+
+#[test]
+fn connect4_help_after_a_command_prints_its_usage() {
+    for args in [
+        &["connect4", "bench", "--help"][..],
+        &["connect4", "solve", "-h"],
+        &["connect4", "book", "--help"],
+        &["connect4", "--help"],
+    ] {
+        let (ok, text) = run(args);
+        assert!(ok, "{args:?}: {text}");
+        assert!(text.contains("connect4 bench [DIR]"), "{args:?}: {text}");
+    }
+}
