@@ -7,20 +7,24 @@
 # forfeit, crash, illegal move, occupied square, unparsable answer, no answer) with the last
 # `--log` lines of its game.
 #
-# usage: scripts/soak.sh [-d DIR] [-n GAMES] [-t SECONDS] [-s] [BRAIN...]
+# usage: scripts/soak.sh [-d DIR] [-n GAMES] [-t SECONDS] [-k K/N] [-s] [BRAIN...]
 #   -d DIR      results directory (default soak-results); batch-NNNNNN.jsonl per run, the
 #               log kept (batch-NNNNNN.log) only when a game failed
 #   -n GAMES    stop when DIR holds this many games (default 10000)
 #   -t SECONDS  stop after this long (default: no limit); the batch under way finishes
+#   -k K/N      play only the batches whose number is K-1 modulo N, so that N soaks started
+#               with K = 1..N share one DIR without playing a batch twice
 #   -s          print the summary of DIR and exit
 #   BRAIN       another brain's program (pbrain-*): wuzi plays it too
 # environment: WUZI (default target/release/pbrain-wuzi), OPENINGS (default
 #   /work/shared/data/openings/Piskvork_openings.txt, offsets that fit 7x7), NICE (default 10).
 #
-# The schedule cycles over opponent (fastest), size, rule and control (slowest); batch k plays configuration k
-# (mod the number of configurations) with the opening order shuffled by seed k, so a resumed
-# soak goes on where it stopped. The arena has no rectangular boards: rectangles are covered
-# by tests/fuzz.rs (RECTSTART).
+# The schedule cycles over opponent (fastest), size, rule and control (slowest); batch k plays
+# configuration k (mod the number of configurations) with the opening order shuffled by seed
+# k, so a resumed soak goes on where it stopped. A brain that answers START or INFO rule with
+# ERROR for a size or a rule (Rapfi has no caro and no 32x32) is left out of the
+# configurations with that size or rule, and the soak lists them when it starts. The arena
+# has no rectangular boards: rectangles are covered by tests/fuzz.rs (RECTSTART).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -28,18 +32,26 @@ dir=soak-results
 target=10000
 seconds=0
 summary_only=0
-while getopts "d:n:t:sh" opt; do
+shard=1/1
+while getopts "d:n:t:k:sh" opt; do
   case $opt in
     d) dir=$OPTARG ;;
     n) target=$OPTARG ;;
     t) seconds=$OPTARG ;;
+    k) shard=$OPTARG ;;
     s) summary_only=1 ;;
-    h) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    h) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
 brains=("$@")
+if [[ ! $shard =~ ^([0-9]+)/([0-9]+)$ ]] || ((BASH_REMATCH[1] < 1 || BASH_REMATCH[1] > BASH_REMATCH[2])); then
+  echo "soak: -k wants K/N with 1 <= K <= N, not $shard" >&2
+  exit 2
+fi
+shard_k=$((BASH_REMATCH[1] - 1))
+shard_n=${BASH_REMATCH[2]}
 
 wuzi=${WUZI:-target/release/pbrain-wuzi}
 openings=${OPENINGS:-/work/shared/data/openings/Piskvork_openings.txt}
@@ -62,7 +74,41 @@ controls=("50ms/move|--turn 50ms" "100ms/move|--turn 100ms" "300ms/move|--turn 3
   "3s+50ms/game|--game 3s --inc 50ms")
 rules=(0 1 4 8)
 sizes=(15 20 7 32)
-configs=$((${#opponents[@]} * ${#controls[@]} * ${#rules[@]} * ${#sizes[@]}))
+
+# supports BRAIN SIZE RULE: the brain answers START SIZE with OK and INFO rule RULE with no
+# ERROR line (within two seconds).
+supports() {
+  local answer
+  answer=$( (printf 'START %s\nINFO rule %s\n' "$2" "$3"; sleep 2; printf 'END\n') |
+    timeout 10 "$1" 2>/dev/null | tr -d '\r' || true)
+  grep -qx OK <<<"$answer" && ! grep -q '^ERROR' <<<"$answer"
+}
+
+# Every configuration as "opponent|size|rule|control", opponent fastest, control slowest.
+configs=()
+for control in "${controls[@]}"; do
+  for rule in "${rules[@]}"; do
+    for size in "${sizes[@]}"; do
+      for opponent in "${opponents[@]}"; do
+        configs+=("$opponent|$size|$rule|$control")
+      done
+    done
+  done
+done
+for b in "${brains[@]}"; do
+  for rule in "${rules[@]}"; do
+    for size in "${sizes[@]}"; do
+      if ! supports "$b" "$size" "$rule"; then
+        echo "soak: $b does not play rule $rule on ${size}x$size: left out there"
+        kept=()
+        for c in "${configs[@]}"; do
+          [[ $c == "$b|$size|$rule|"* ]] || kept+=("$c")
+        done
+        configs=("${kept[@]}")
+      fi
+    done
+  done
+done
 
 games_in_dir() {
   cat "$dir"/batch-*.jsonl 2>/dev/null | grep -c '"kind":"game"' || true
@@ -70,31 +116,28 @@ games_in_dir() {
 
 started=$SECONDS
 games=$(games_in_dir)
-echo "soak: $games games in $dir, target $target; $configs configurations; wuzi $wuzi"
+echo "soak: $games games in $dir, target $target; ${#configs[@]} configurations; wuzi $wuzi; shard $shard"
+k=$shard_k
+played=0
 while ((games < target)); do
   if ((seconds > 0 && SECONDS - started >= seconds)); then
     echo "soak: time is up"
     break
   fi
-  batch=$(find "$dir" -maxdepth 1 -name 'batch-*.jsonl' | wc -l)
-  k=$batch
-  i=$((k % configs))
-  opponent=${opponents[$((i % ${#opponents[@]}))]}
-  i=$((i / ${#opponents[@]}))
-  size=${sizes[$((i % ${#sizes[@]}))]}
-  i=$((i / ${#sizes[@]}))
-  rule=${rules[$((i % ${#rules[@]}))]}
-  i=$((i / ${#rules[@]}))
-  control=${controls[$i]}
+  name=$(printf 'batch-%06d' "$k")
+  if [[ -e $dir/$name.jsonl ]]; then
+    k=$((k + shard_n))
+    continue
+  fi
+  IFS='|' read -r opponent size rule _ control_options <<<"${configs[$((k % ${#configs[@]}))]}"
   if [[ $opponent == self ]]; then
     other=(--engine "cmd=$wuzi" name=wuzi-2)
   else
     other=(--engine "cmd=$opponent")
   fi
-  name=$(printf 'batch-%06d' "$k")
   # shellcheck disable=SC2086 # the control's options are words
   if ! nice -n "$nice_level" "$wuzi" match --engine "cmd=$wuzi" name=wuzi "${other[@]}" \
-    --rule "$rule" --size "$size" ${control#*|} --openings "$openings" --order random \
+    --rule "$rule" --size "$size" $control_options --openings "$openings" --order random \
     --seed "$k" --games 2 --concurrency 1 --results "$dir/$name.jsonl.part" \
     --log "$dir/$name.log" >"$dir/$name.out" 2>&1; then
     echo "soak: $name: the arena failed (see $dir/$name.out)" >&2
@@ -110,9 +153,11 @@ while ((games < target)); do
     rm -f "$dir/$name.log"
   fi
   rm -f "$dir/$name.out"
-  games=$((games + $(grep -c '"kind":"game"' "$dir/$name.jsonl" || true)))
-  if ((k % 20 == 0)); then
+  games=$(games_in_dir)
+  played=$((played + 1))
+  if ((played % 10 == 0)); then
     echo "soak: $games games ($((SECONDS - started)) s)"
   fi
+  k=$((k + shard_n))
 done
 summary
