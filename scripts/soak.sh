@@ -84,28 +84,26 @@ supports() {
   grep -qx OK <<<"$answer" && ! grep -q '^ERROR' <<<"$answer"
 }
 
+# What each brain refuses, keyed "brain|size|rule".
+declare -A refused=()
+for b in "${brains[@]}"; do
+  for rule in "${rules[@]}"; do
+    for size in "${sizes[@]}"; do
+      if ! supports "$b" "$size" "$rule"; then
+        echo "soak: $b does not play rule $rule on ${size}x$size: left out there"
+        refused["$b|$size|$rule"]=1
+      fi
+    done
+  done
+done
 # Every configuration as "opponent|size|rule|control", opponent fastest, control slowest.
 configs=()
 for control in "${controls[@]}"; do
   for rule in "${rules[@]}"; do
     for size in "${sizes[@]}"; do
       for opponent in "${opponents[@]}"; do
-        configs+=("$opponent|$size|$rule|$control")
+        [[ -v refused["$opponent|$size|$rule"] ]] || configs+=("$opponent|$size|$rule|$control")
       done
-    done
-  done
-done
-for b in "${brains[@]}"; do
-  for rule in "${rules[@]}"; do
-    for size in "${sizes[@]}"; do
-      if ! supports "$b" "$size" "$rule"; then
-        echo "soak: $b does not play rule $rule on ${size}x$size: left out there"
-        kept=()
-        for c in "${configs[@]}"; do
-          [[ $c == "$b|$size|$rule|"* ]] || kept+=("$c")
-        done
-        configs=("${kept[@]}")
-      fi
     done
   done
 done

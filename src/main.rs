@@ -3,6 +3,7 @@
 //! table of classic search algorithms; `play …` serves the board page.
 
 use std::io::{self, Write};
+use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 
@@ -13,42 +14,52 @@ usage: pbrain-wuzi            run as a Gomocup / Piskvork brain on stdin/stdout
        pbrain-wuzi compare …  classic search algorithms compared (pbrain-wuzi compare --help)
        pbrain-wuzi play …     the board page in the browser (pbrain-wuzi play --help)
        pbrain-wuzi connect4 … Connect Four solver, benchmark and book (pbrain-wuzi connect4 --help)
-       pbrain-wuzi bench [D] [T]  bench positions on T threads (default 1) to depth D (default";
+       pbrain-wuzi bench [D] [T]  bench positions on T threads (default 1) to depth D (default {depth})";
 
-/// `pbrain-wuzi bench --help`, DEPTH's default appended after the first part.
-const BENCH_USAGE: [&str; 2] = [
-    "\
+/// `pbrain-wuzi bench --help`.
+const BENCH_USAGE: &str = "\
 usage: pbrain-wuzi bench [DEPTH] [THREADS]
 
-Searches the fixed bench positions (every rule, 15x15 and 20x20) to DEPTH (default ",
-    ") on
+Searches the fixed bench positions (every rule, 15x15 and 20x20) to DEPTH (default {depth}) on
 THREADS threads (default 1), one line per position, then `<nodes> nodes <nps> nps`. The node
 count on one thread is the engine's signature: the same on every run and machine, and the
-`Bench:` footer of every commit that changes it.",
-];
+`Bench:` footer of every commit that changes it.";
 
-fn main() -> anyhow::Result<()> {
+/// A usage text with the bench's default depth in place of `{depth}`.
+fn usage(text: &str) -> String {
+    text.replace("{depth}", &wuzi::bench::DEFAULT_DEPTH.to_string())
+}
+
+fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
         .init();
+    // The error and its causes on one line, without the backtrace that returning it from
+    // `main` would add under RUST_BACKTRACE=1: a wrong argument is not a crash.
+    match run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         None => wuzi::session::run(io::stdin(), io::stdout()),
         Some("--threads") => {
             let threads = match args.get(1).map(|t| t.parse::<i64>()) {
                 Some(Ok(t)) if t >= 1 => t,
-                _ => bail!(
-                    "--threads needs a positive number\n{USAGE} {})",
-                    wuzi::bench::DEFAULT_DEPTH
-                ),
+                _ => bail!("--threads needs a positive number\n{}", usage(USAGE)),
             };
             wuzi::session::run_with_threads(io::stdin(), io::stdout(), threads)
         }
         Some("bench") if args[1..].iter().any(|a| a == "-h" || a == "--help") => {
             let stdout = io::stdout();
             let mut out = stdout.lock();
-            let [head, tail] = BENCH_USAGE;
-            writeln!(out, "{head}{}{tail}", wuzi::bench::DEFAULT_DEPTH)?;
+            writeln!(out, "{}", usage(BENCH_USAGE))?;
             Ok(())
         }
         Some("bench") => {
@@ -76,12 +87,9 @@ fn main() -> anyhow::Result<()> {
         Some("help" | "-h" | "--help") => {
             let stdout = io::stdout();
             let mut out = stdout.lock();
-            writeln!(out, "{USAGE} {})", wuzi::bench::DEFAULT_DEPTH)?;
+            writeln!(out, "{}", usage(USAGE))?;
             Ok(())
         }
-        Some(other) => bail!(
-            "unknown argument `{other}`\n{USAGE} {})",
-            wuzi::bench::DEFAULT_DEPTH
-        ),
+        Some(other) => bail!("unknown argument `{other}`\n{}", usage(USAGE)),
     }
 }

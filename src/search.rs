@@ -1341,7 +1341,9 @@ impl<'c, 'a> Worker<'c, 'a> {
             quiet_seen += 1;
             let pruned = match pruning {
                 QuietPruning::None => false,
-                QuietPruning::Late => depth >= 1 && i >= LMP_MOVES[(depth as usize).min(32)],
+                QuietPruning::Late => {
+                    depth >= 1 && i >= LMP_MOVES[(depth as usize).min(LMP_MOVES.len() - 1)]
+                }
                 QuietPruning::All => true,
             };
             if pruned {

@@ -1,4 +1,5 @@
-//! The command line's `--help` after a subcommand: the usage on stdout, exit status 0.
+//! The command line's `--help` after a subcommand: the usage on stdout, exit status 0; a wrong
+//! argument: one `error:` line and the usage on stderr, a failing exit status, no backtrace.
 
 use std::process::Command;
 
@@ -40,4 +41,27 @@ fn connect4_help_after_a_command_prints_its_usage() {
         assert!(ok, "{args:?}: {text}");
         assert!(text.contains("connect4 bench [DIR]"), "{args:?}: {text}");
     }
+}
+
+#[test]
+fn a_wrong_argument_is_an_error_line_not_a_backtrace() {
+    for args in [&["frobnicate"][..], &["bench", "deep"], &["--threads", "0"]] {
+        let out = Command::new(env!("CARGO_BIN_EXE_pbrain-wuzi"))
+            .args(args)
+            .env("RUST_BACKTRACE", "1")
+            .output()
+            .expect("the binary runs");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}: nothing on stdout");
+        assert!(err.starts_with("error: "), "{args:?}: {err}");
+        assert!(!err.contains("backtrace"), "{args:?}: {err}");
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_pbrain-wuzi"))
+        .arg("frobnicate")
+        .output()
+        .expect("the binary runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("usage: pbrain-wuzi"), "{err}");
+    assert!(err.contains("(default 6)"), "{err}");
 }

@@ -57,18 +57,21 @@ pub fn main(args: &[String]) -> anyhow::Result<()> {
     let stdout = io::stdout();
     let mut out = stdout.lock();
     let asks_help = args.iter().any(|a| a == "-h" || a == "--help");
-    let result = match args.first().map(String::as_str) {
-        _ if asks_help => out.write_all(HELP.as_bytes()).map_err(anyhow::Error::from),
-        Some("solve") => {
+    let command = match args.first() {
+        Some(c) if !asks_help => c.as_str(),
+        _ => "help",
+    };
+    let result = match command {
+        "help" => out.write_all(HELP.as_bytes()).map_err(anyhow::Error::from),
+        "solve" => {
             let options = SolveOptions::parse(&args[1..])?;
             let stdin = io::stdin();
             let input = stdin.lock();
             solve_lines(&options, input, &mut out)
         }
-        Some("bench") => bench(&args[1..], &mut out),
-        Some("book") => make_book(&args[1..], &mut out),
-        None | Some("help") => out.write_all(HELP.as_bytes()).map_err(anyhow::Error::from),
-        Some(other) => bail!("connect4: unknown command `{other}`\n{HELP}"),
+        "bench" => bench(&args[1..], &mut out),
+        "book" => make_book(&args[1..], &mut out),
+        other => bail!("connect4: unknown command `{other}`\n{HELP}"),
     };
     match result {
         Err(e)
