@@ -457,6 +457,9 @@ impl<W: Write> Session<W> {
         }
         self.new_board(width as usize, height as usize);
         self.clock.new_game();
+        // The table's memory is claimed now, not in the first move's time (64 MB take tens
+        // of milliseconds to touch).
+        self.tt();
         self.send(Reply::Ok)
     }
 
@@ -477,7 +480,7 @@ impl<W: Write> Session<W> {
             Info::MaxMemory(v) => {
                 if v != s.max_memory {
                     s.max_memory = v;
-                    self.tt = None;
+                    self.resize_tt();
                     let wanted = self.settings.threads_wanted;
                     self.set_threads(wanted);
                 }
@@ -500,7 +503,7 @@ impl<W: Write> Session<W> {
             Info::HashSize(v) => {
                 if v != s.hash_kb {
                     s.hash_kb = v.max(0);
-                    self.tt = None;
+                    self.resize_tt();
                 }
             }
             Info::TimeIncrement(v) => {
@@ -661,6 +664,15 @@ impl<W: Write> Session<W> {
             None => Vec::new(),
         };
         self.send(Reply::Forbid(squares))
+    }
+
+    /// A new table of the size the settings ask for: at once during a game (the INFO lines
+    /// come before the move that is timed), at the next START otherwise.
+    fn resize_tt(&mut self) {
+        self.tt = None;
+        if self.board.is_some() {
+            self.tt();
+        }
     }
 
     fn tt(&mut self) -> &TranspositionTable {
@@ -1074,6 +1086,37 @@ mod tests {
         assert!(out[4].starts_with("ERROR"));
         assert!(out[5].starts_with("ERROR"));
         assert_eq!(out[6], "OK");
+    }
+
+    /// The hash table is allocated when a game starts and when INFO changes its size during a
+    /// game, so that the first move's time is not spent touching fresh memory.
+    #[test]
+    fn the_table_is_claimed_before_the_first_move() {
+        let mut session = Session::new(Out { inner: Vec::new() }, Arc::new(Shared::default()));
+        let mut command = |session: &mut Session<Vec<u8>>, c: Command| {
+            session.handle(0, Instant::now(), Ok(c)).expect("handled");
+        };
+        command(&mut session, Command::Info(Info::MaxMemory(40 << 20)));
+        assert!(session.tt.is_none(), "no table before a game");
+        command(
+            &mut session,
+            Command::Start {
+                width: 15,
+                height: 15,
+            },
+        );
+        let bytes = session.tt.as_ref().map(TranspositionTable::bytes);
+        assert_eq!(
+            bytes,
+            Some(8 << 20),
+            "a quarter of max_memory, a power of two"
+        );
+        command(&mut session, Command::Info(Info::MaxMemory(80 << 20)));
+        let bytes = session.tt.as_ref().map(TranspositionTable::bytes);
+        assert_eq!(bytes, Some(16 << 20), "resized at once");
+        command(&mut session, Command::Info(Info::HashSize(1024)));
+        let bytes = session.tt.as_ref().map(TranspositionTable::bytes);
+        assert_eq!(bytes, Some(1 << 20), "hash_size in KB");
     }
 
     #[test]
