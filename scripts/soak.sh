@@ -7,13 +7,15 @@
 # forfeit, crash, illegal move, occupied square, unparsable answer, no answer) with the last
 # `--log` lines of its game.
 #
-# usage: scripts/soak.sh [-d DIR] [-n GAMES] [-t SECONDS] [-k K/N] [-s] [BRAIN...]
+# usage: scripts/soak.sh [-d DIR] [-n GAMES] [-t SECONDS] [-k K/N] [-b FIRST] [-s] [BRAIN...]
 #   -d DIR      results directory (default soak-results); batch-NNNNNN.jsonl per run, the
 #               log kept (batch-NNNNNN.log) only when a game failed
 #   -n GAMES    stop when DIR holds this many games (default 10000)
 #   -t SECONDS  stop after this long (default: no limit); the batch under way finishes
 #   -k K/N      play only the batches whose number is K-1 modulo N, so that N soaks started
 #               with K = 1..N share one DIR without playing a batch twice
+#   -b FIRST    number the batches from FIRST (default 0): a soak in a new DIR that should
+#               not replay the openings and seeds of an earlier one starts past its batches
 #   -s          print the summary of DIR and exit
 #   BRAIN       another brain's program (pbrain-*): wuzi plays it too
 # environment: WUZI (default target/release/pbrain-wuzi), OPENINGS (default
@@ -33,14 +35,16 @@ target=10000
 seconds=0
 summary_only=0
 shard=1/1
-while getopts "d:n:t:k:sh" opt; do
+first=0
+while getopts "d:n:t:k:b:sh" opt; do
   case $opt in
     d) dir=$OPTARG ;;
     n) target=$OPTARG ;;
     t) seconds=$OPTARG ;;
     k) shard=$OPTARG ;;
+    b) first=$OPTARG ;;
     s) summary_only=1 ;;
-    h) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    h) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) exit 2 ;;
   esac
 done
@@ -52,6 +56,7 @@ if [[ ! $shard =~ ^([0-9]+)/([0-9]+)$ ]] || ((BASH_REMATCH[1] < 1 || BASH_REMATC
 fi
 shard_k=$((BASH_REMATCH[1] - 1))
 shard_n=${BASH_REMATCH[2]}
+[[ $first =~ ^[0-9]+$ ]] || { echo "soak: -b wants a batch number, not $first" >&2; exit 2; }
 
 wuzi=${WUZI:-target/release/pbrain-wuzi}
 openings=${OPENINGS:-/work/shared/data/openings/Piskvork_openings.txt}
@@ -115,7 +120,7 @@ games_in_dir() {
 started=$SECONDS
 games=$(games_in_dir)
 echo "soak: $games games in $dir, target $target; ${#configs[@]} configurations; wuzi $wuzi; shard $shard"
-k=$shard_k
+k=$((first + shard_k))
 played=0
 while ((games < target)); do
   if ((seconds > 0 && SECONDS - started >= seconds)); then
