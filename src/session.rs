@@ -1093,7 +1093,7 @@ mod tests {
     #[test]
     fn the_table_is_claimed_before_the_first_move() {
         let mut session = Session::new(Out { inner: Vec::new() }, Arc::new(Shared::default()));
-        let mut command = |session: &mut Session<Vec<u8>>, c: Command| {
+        let command = |session: &mut Session<Vec<u8>>, c: Command| {
             session.handle(0, Instant::now(), Ok(c)).expect("handled");
         };
         command(&mut session, Command::Info(Info::MaxMemory(40 << 20)));
