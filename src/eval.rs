@@ -3,9 +3,8 @@
 //! The board keeps, for each colour, the sums of the evaluation weights of all empty cells
 //! ([`Board::eval_sums`]): each cell is weighed by its line patterns and threat class, once as
 //! the side to move would see it and once as the opponent's. The weights live in the rules
-//! module ([`crate::rules::EVAL_PATTERN`], [`crate::rules::EVAL_THREAT`],
-//! [`crate::rules::EVAL_COMBO`]) and were fitted to a stronger engine's search scores
-//! (tests/tune.rs).
+//! module ([`crate::rules::EvalWeights`], looked up by [`crate::rules::Rule::eval_weights`]) and
+//! were fitted to a stronger engine's search scores (tests/tune.rs).
 
 use crate::{board::Board, score::Score};
 

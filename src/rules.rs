@@ -89,6 +89,15 @@ impl Rule {
         }
     }
 
+    /// The evaluation weights of this rule: for now the freestyle weights serve every rule.
+    /// Weights fitted the same way to 16,578 standard positions (tests/tune.rs) lowered the
+    /// held-out loss on them (0.621 to 0.572) but lost in standard self-play: −73.4 ± 37.2 Elo
+    /// (SPRT [0, 10] H0 after 341 games at 100 ms per move), and −64.4 ± 39.4 after 300 games
+    /// with the crossing weights kept.
+    pub fn eval_weights(self) -> &'static EvalWeights {
+        &EVAL_FREESTYLE
+    }
+
     /// Parses [`Rule::name`] (and a few aliases) back; used by command-line tools.
     pub fn from_name(name: &str) -> Option<Rule> {
         match name.to_ascii_lowercase().as_str() {
@@ -245,7 +254,7 @@ pub struct CellInfo {
     /// 4·1000 + 2000; `i16` keeps the struct at 8 bytes, half the combine tables' cache load).
     pub value: i16,
     /// Evaluation weight of this cell for its colour: `[when that colour is to move, when it
-    /// is not]` (fitted weights, see [`EVAL_PATTERN`]; the board sums them as `i32`).
+    /// is not]` (fitted weights, see [`EvalWeights`]; the board sums them as `i32`).
     pub eval: [i16; 2],
 }
 
@@ -275,49 +284,56 @@ const OWN: u8 = 1;
 const OPP: u8 = 2;
 const WALL: u8 = 3;
 
-/// Evaluation weight of one direction's [`Pattern`] at an empty cell, for the side to move
-/// (`[0]`) and for the opponent (`[1]`). Fitted, with [`EVAL_THREAT`] and [`EVAL_COMBO`], by
-/// logistic regression to the search scores of a stronger engine (Rapfi-classical at 20,000
-/// nodes) on 13,733 positions from game records (tests/tune.rs says how): held-out log-loss 0.557
-/// with the previous weights (fitted to game results) at their best scale, 0.456 with these.
-/// Five, straight four, double four and overline were kept fixed (they decide the game before
-/// the evaluation is asked).
-pub const EVAL_PATTERN: [[i32; Pattern::COUNT]; 2] = [
-    [0, 0, 13, 14, 4, 218, 194, 244, 267, 293, 293, 1125],
-    [0, 0, 13, 13, -3, 111, 108, 123, 107, 228, 228, 875],
-];
-/// Evaluation weight of a cell's [`Threat`] class, as [`EVAL_PATTERN`].
-pub const EVAL_THREAT: [[i32; Threat::COUNT]; 2] = [
-    [0, 0, -159, 54, 102, 1166, 5598, 1003, 2250],
-    [0, 0, -69, 121, 234, 15, 2298, 618, 1750],
-];
-
 /// Number of classes of [`combo_index`].
 pub const COMBO_COUNT: usize = 126;
 
-/// Evaluation weight of a cell's combination of direction patterns ([`combo_index`]), on top
-/// of the per-direction weights, as [`EVAL_PATTERN`]: what two crossing lines are worth beyond
-/// the sum of their parts. Combinations with fewer than two directions above B1 are 0.
-pub const EVAL_COMBO: [[i32; COMBO_COUNT]; 2] = [
-    [
-        0, 0, -16, -106, -190, 0, 44, 123, 4, -108, -12, -20, -196, -454, -1319, 0, 71, 107, 520,
-        66, 122, 611, -61, -115, -559, 47, 134, 607, 346, 402, 124, 286, 330, -63, 0, 0, 126, 273,
-        380, 97, 351, 71, 315, -282, -1056, 408, 217, 540, 284, 890, -1344, 1196, 485, 187, -1521,
-        -242, 1060, -705, 138, 652, -345, -96, 4, 237, 0, -597, 0, -206, 0, 0, 0, 121, 390, 44,
-        340, 490, 625, 887, 748, -29, 165, 178, 627, 666, 585, 536, 24, 306, 3, 1, -322, 245, 0,
-        51, 2, 1, 25, 0, 0, 0, 0, 0, 0, 13, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        0, 0, 0, 0,
+/// The evaluation weights of one rule, each for the side to move (`[0]`) and for the opponent
+/// (`[1]`): of one direction's [`Pattern`] at an empty cell, of a cell's [`Threat`] class, and
+/// of a cell's combination of direction patterns ([`combo_index`]) on top of the
+/// per-direction weights (what two crossing lines are worth beyond the sum of their parts;
+/// combinations with fewer than two directions above B1 are 0). Five, straight four, double
+/// four and overline are kept fixed: they decide the game before the evaluation is asked.
+#[derive(Debug)]
+pub struct EvalWeights {
+    pub pattern: [[i32; Pattern::COUNT]; 2],
+    pub threat: [[i32; Threat::COUNT]; 2],
+    pub combo: [[i32; COMBO_COUNT]; 2],
+}
+
+/// The weights of every rule ([`Rule::eval_weights`]): fitted by logistic regression to the search scores of
+/// a stronger engine (Rapfi-classical at 20,000 nodes) on 13,733 freestyle positions from game
+/// records (tests/tune.rs says how): held-out log-loss 0.557 with the previous weights (fitted
+/// to game results) at their best scale, 0.456 with these.
+pub const EVAL_FREESTYLE: EvalWeights = EvalWeights {
+    pattern: [
+        [0, 0, 13, 14, 4, 218, 194, 244, 267, 293, 293, 1125],
+        [0, 0, 13, 13, -3, 111, 108, 123, 107, 228, 228, 875],
     ],
-    [
-        0, 0, -13, -7, 86, 0, 70, 112, 62, 3, 37, -29, 61, -17, -193, 0, 75, 57, 276, 63, 97, 587,
-        -87, -460, -119, -53, 405, 249, -33, 647, 290, 39, 209, -668, -145, 0, 109, 143, 509, -21,
-        254, 389, 43, -392, -301, 82, 210, 755, -37, -669, -474, -152, 707, 99, -1272, 158, 305,
-        685, 422, 65, -163, -489, 562, 193, 0, -1813, 0, 0, 0, 0, 0, 206, 419, 593, 314, 432, 1177,
-        784, 803, 257, 284, 438, 1144, 1086, 699, 599, 777, 826, 311, 210, -376, 854, 323, -88,
-        222, -603, -47, -178, -50, 1, 0, 0, -8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        0, 0, 0, 0, 0, 0,
+    threat: [
+        [0, 0, -159, 54, 102, 1166, 5598, 1003, 2250],
+        [0, 0, -69, 121, 234, 15, 2298, 618, 1750],
     ],
-];
+    combo: [
+        [
+            0, 0, -16, -106, -190, 0, 44, 123, 4, -108, -12, -20, -196, -454, -1319, 0, 71, 107,
+            520, 66, 122, 611, -61, -115, -559, 47, 134, 607, 346, 402, 124, 286, 330, -63, 0, 0,
+            126, 273, 380, 97, 351, 71, 315, -282, -1056, 408, 217, 540, 284, 890, -1344, 1196,
+            485, 187, -1521, -242, 1060, -705, 138, 652, -345, -96, 4, 237, 0, -597, 0, -206, 0, 0,
+            0, 121, 390, 44, 340, 490, 625, 887, 748, -29, 165, 178, 627, 666, 585, 536, 24, 306,
+            3, 1, -322, 245, 0, 51, 2, 1, 25, 0, 0, 0, 0, 0, 0, 13, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        ],
+        [
+            0, 0, -13, -7, 86, 0, 70, 112, 62, 3, 37, -29, 61, -17, -193, 0, 75, 57, 276, 63, 97,
+            587, -87, -460, -119, -53, 405, 249, -33, 647, 290, 39, 209, -668, -145, 0, 109, 143,
+            509, -21, 254, 389, 43, -392, -301, 82, 210, 755, -37, -669, -474, -152, 707, 99,
+            -1272, 158, 305, 685, 422, 65, -163, -489, 562, 193, 0, -1813, 0, 0, 0, 0, 0, 206, 419,
+            593, 314, 432, 1177, 784, 803, 257, 284, 438, 1144, 1086, 699, 599, 777, 826, 311, 210,
+            -376, 854, 323, -88, 222, -603, -47, -178, -50, 1, 0, 0, -8, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        ],
+    ],
+};
 
 /// The rank of a direction's pattern inside a combination: 0 up to F1, then B2, F2, B3, F3, and
 /// 5 for a four or more.
@@ -504,15 +520,16 @@ fn combine_patterns(rule: Rule, stone: Stone, pats: [Pattern; 4]) -> CellInfo {
     } else {
         pats.iter().map(|&p| PATTERN_VALUE[p as usize]).sum::<i32>() + THREAT_BONUS[threat as usize]
     };
+    let weights = rule.eval_weights();
     let eval = if threat == Threat::Forbidden {
         [0, 0]
     } else {
         [0, 1].map(|role| {
             pats.iter()
-                .map(|&p| EVAL_PATTERN[role][p as usize])
+                .map(|&p| weights.pattern[role][p as usize])
                 .sum::<i32>()
-                + EVAL_THREAT[role][threat as usize]
-                + EVAL_COMBO[role][combo_index(pats)]
+                + weights.threat[role][threat as usize]
+                + weights.combo[role][combo_index(pats)]
         })
     };
     let narrow = |v: i32| i16::try_from(v).expect("pattern weights fit in i16");
