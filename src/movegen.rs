@@ -95,6 +95,13 @@ pub fn is_legal(board: &mut Board, pos: Pos) -> bool {
     board.is_empty(pos) && board.on_board(pos) && !rules::is_forbidden_move(board, pos)
 }
 
+/// True if the side to move has a legal square anywhere on the board (renju: black may have
+/// only forbidden ones left).
+pub fn has_legal_move(board: &mut Board) -> bool {
+    let empty: Vec<Pos> = board.squares().filter(|&p| board.is_empty(p)).collect();
+    empty.into_iter().any(|p| is_legal(board, p))
+}
+
 /// True if `stone` would make a four or a five at `pos` in some direction (the move may still
 /// be forbidden).
 pub fn makes_four(board: &Board, pos: Pos, stone: Stone) -> bool {

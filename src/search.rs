@@ -465,8 +465,11 @@ impl<'a> Searcher<'a> {
         };
         let list = movegen::generate(board, None);
         let mut root: Vec<Pos> = list.moves;
+        // Renju: black with only forbidden squares left must play one and loses with it.
+        let mut fouls = false;
         if root.is_empty() {
             root = fallback_moves(board);
+            fouls = !root.is_empty() && !movegen::has_legal_move(board);
         }
         let mut kind = list.kind;
         if !excluded.is_empty() {
@@ -492,9 +495,10 @@ impl<'a> Searcher<'a> {
         match kind {
             MoveKind::Win => result.score = win_in(1),
             MoveKind::Lost => result.score = loss_in(2),
+            _ if fouls => result.score = loss_in(1),
             _ => {}
         }
-        let decided = matches!(kind, MoveKind::Win | MoveKind::Lost);
+        let decided = fouls || matches!(kind, MoveKind::Win | MoveKind::Lost);
         if decided || root.len() <= 1 {
             result.elapsed = start.elapsed();
             return with_lines(result);
@@ -1472,7 +1476,15 @@ impl<'c, 'a> Worker<'c, 'a> {
         match list.kind {
             MoveKind::Lost => return loss_in(ply + 2),
             MoveKind::ForcedBlock if list.moves.is_empty() => return loss_in(ply + 2),
-            _ if list.moves.is_empty() => return eval::evaluate(board),
+            // Every candidate is forbidden (renju): if no square at all is legal, black must
+            // play a forbidden move and loses with it.
+            _ if list.moves.is_empty() => {
+                return if movegen::has_legal_move(board) {
+                    eval::evaluate(board)
+                } else {
+                    loss_in(ply + 1)
+                };
+            }
             _ => {}
         }
         let pruning = if pv_node {
@@ -2230,6 +2242,35 @@ mod tests {
         assert_eq!(depths, vec![2, 3], "start_depth skips depth 1");
         assert!(entered > 0 && entered == left);
         assert_eq!(r.depth, 3);
+    }
+
+    /// Renju, 7×7, white to move with two empty squares: the one in the top row would give
+    /// black an overline, so white takes the other one and black, with only a forbidden square
+    /// left, loses by playing it (the soak saw such an ending). Filling the forbidden square
+    /// instead would let black draw on the last one.
+    #[test]
+    fn leaving_black_only_a_forbidden_square_wins() {
+        let text = "
+            X X X . X X X
+            O X X O O X X
+            X O X X O O X
+            X O O . O X O
+            X X O X O O X
+            O O O O X X O
+            X O O X O O O
+            ";
+        let mut b = board(Rule::Renju, text);
+        assert_eq!(b.side_to_move(), Stone::White);
+        let r = best(&mut b, 4);
+        assert_eq!(r.best, Some(Pos::from_xy(3, 3)));
+        assert!(r.score >= WIN_THRESHOLD, "{}", r.score);
+        // Black to move with only the forbidden square left: a loss, not a quiet position.
+        b.make(Pos::from_xy(3, 3));
+        assert!(!movegen::has_legal_move(&mut b));
+        assert!(best(&mut b, 2).score <= -WIN_THRESHOLD);
+        // Under freestyle the same square is a draw by a full board.
+        let mut free = board(Rule::Freestyle, text);
+        assert_eq!(best(&mut free, 4).score, 0);
     }
 
     #[test]
