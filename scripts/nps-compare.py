@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
-"""Side-by-side nodes per second of Gomocup brains.
+"""Side-by-side speed, depth and choice of Gomocup brains.
 
-Usage: nps-compare.py RECORDS.sgf TURN_MS PLY NAME=CMD [NAME=CMD ...]
+Usage: nps-compare.py [--positions N] RECORDS.sgf TURN_MS PLY NAME=CMD [NAME=CMD ...]
 
 Every engine gets the same positions (the first PLY moves of the games in RECORDS, sent with
 BOARD) and the same INFO timeout_turn; the node count and time each engine reports for its move
 (wuzi's `MESSAGE ... nodes N nps N time Tms`, Rapfi's `MESSAGE Speed ... | Node N | Time Tms`)
-give its speed. Positions that some engine answered in under a quarter of the turn (a forced
-move, a threat-search win) are skipped, until 10 remain. Prints one line per position and the
-median nodes per second of each engine."""
+give its speed, and the depth it reports (wuzi's `depth D`, Rapfi's `Depth D-SELDEPTH`) the
+depth it completed. Positions that some engine answered in under a quarter of the turn (a
+forced move, a threat-search win) are skipped, until N (default 10) remain. Prints one line
+per position (nodes, time, nodes per second, depth and the move of each engine), then each
+engine's medians and how often its move was the first engine's."""
 import subprocess, sys, re, statistics, time
 
 def positions(sgf_path, count, ply):
@@ -17,8 +19,10 @@ def positions(sgf_path, count, ply):
     for chunk in text.split("(;")[1:]:
         size = int(re.search(r"SZ\[(\d+)\]", chunk).group(1))
         moves = re.findall(r";[BW]\[([a-z])([a-z])\]", chunk)
-        if len(moves) > ply + 4:
-            out.append((size, [(ord(a) - 97, ord(b) - 97) for a, b in moves[:ply]]))
+        pos = (size, [(ord(a) - 97, ord(b) - 97) for a, b in moves[:ply]])
+        # A game pair starts from one opening: keep each position once.
+        if len(moves) > ply + 4 and pos not in out:
+            out.append(pos)
         if len(out) == count:
             break
     return out
@@ -42,57 +46,76 @@ def run(cmd, size, moves, turn_ms, extra):
         send(f"{x},{y},{1 if own else 2}")
     send("DONE")
     msgs = []
+    move = None
     while True:
         line = p.stdout.readline()
         if not line:
             break
         line = line.strip()
         if re.match(r"^-?\d+,-?\d+$", line):
+            move = line
             break
         msgs.append(line)
     send("END")
     p.wait(timeout=5)
-    return msgs
+    return msgs, move
 
 def parse(msgs):
+    """(nodes, milliseconds, depth) from an engine's last search report, or None."""
     for m in reversed(msgs):
-        w = re.search(r"nodes (\d+) nps (\d+) time (\d+)ms", m)
+        w = re.search(r"depth (\d+) .*nodes (\d+) nps (\d+) time (\d+)ms", m)
         if w:
-            return int(w.group(1)), int(w.group(3))
-        r = re.search(r"Node ([\d.]+)([KMG]?) \| Time (\d+)ms", m)
+            return int(w.group(2)), int(w.group(4)), int(w.group(1))
+        r = re.search(r"Depth (\d+)-\d+ .*Node ([\d.]+)([KMG]?) \| Time (\d+)ms", m)
         if r:
-            mult = {"": 1, "K": 1e3, "M": 1e6, "G": 1e9}[r.group(2)]
-            return int(float(r.group(1)) * mult), int(r.group(3))
+            mult = {"": 1, "K": 1e3, "M": 1e6, "G": 1e9}[r.group(3)]
+            return int(float(r.group(2)) * mult), int(r.group(4)), int(r.group(1))
     return None
 
 if __name__ == "__main__":
-    if len(sys.argv) < 5:
+    args = sys.argv[1:]
+    wanted = 10
+    if args[:1] == ["--positions"] and len(args) > 1:
+        wanted = int(args[1])
+        args = args[2:]
+    if len(args) < 4:
         sys.exit(__doc__)
-    sgf, turn = sys.argv[1], int(sys.argv[2])
+    sgf, turn, ply = args[0], int(args[1]), int(args[2])
     engines = {}
-    for arg in sys.argv[4:]:
+    for arg in args[3:]:
         name, _, cmd = arg.partition("=")
         engines[name] = cmd.split()
-    res = {k: [] for k in engines}
-    ply = int(sys.argv[3])
+    first = next(iter(engines))
+    nps = {k: [] for k in engines}
+    depth = {k: [] for k in engines}
+    same = {k: 0 for k in engines}
     used = 0
-    for i, (size, moves) in enumerate(positions(sgf, 60, ply)):
+    for i, (size, moves) in enumerate(positions(sgf, 6 * wanted, ply)):
         line = [f"pos {i+1:2d} ({size}x{size}, {len(moves)} stones)"]
         got = {}
         for name, cmd in engines.items():
-            r = parse(run(cmd, size, moves, turn, []))
-            if r:
-                got[name] = r
-                nodes, ms = r
-                line.append(f"{name} {nodes} nodes {ms} ms {nodes * 1000 // max(ms, 1)} nps")
+            msgs, move = run(cmd, size, moves, turn, [])
+            r = parse(msgs)
+            if r and move:
+                got[name] = (*r, move)
+                nodes, ms, d = r
+                line.append(
+                    f"{name} {nodes} nodes {ms} ms {nodes * 1000 // max(ms, 1)} nps depth {d} move {move}"
+                )
         # Only positions both engines searched for a real while (no forced answer).
-        if len(got) == len(engines) and all(ms >= turn // 4 for _, ms in got.values()):
+        if len(got) == len(engines) and all(g[1] >= turn // 4 for g in got.values()):
             used += 1
-            for name, (nodes, ms) in got.items():
-                res[name].append(nodes * 1000 // max(ms, 1))
+            for name, (nodes, ms, d, move) in got.items():
+                nps[name].append(nodes * 1000 // max(ms, 1))
+                depth[name].append(d)
+                same[name] += move == got[first][3]
             print(" | ".join(line), flush=True)
-        if used == 10:
+        if used == wanted:
             break
-    for name, v in res.items():
-        if v:
-            print(f"{name}: median {statistics.median(v):.0f} nps over {len(v)} positions")
+    for name in engines:
+        if nps[name]:
+            print(
+                f"{name}: median {statistics.median(nps[name]):.0f} nps, median depth "
+                f"{statistics.median(depth[name])} (range {min(depth[name])}-{max(depth[name])}) "
+                f"over {len(nps[name])} positions; same move as {first} in {same[name]}"
+            )
