@@ -18,6 +18,7 @@
 //! - [`board`]: padded board, incremental line patterns, threat counts, Zobrist key.
 //! - [`rules`]: every difference between freestyle, exact five, renju and caro.
 //! - [`movegen`], [`eval`], [`search`], [`tt`], [`time`]: the engine.
+//! - [`params`]: the search's tunable constants by name (`INFO param_<name>`, `pbrain-wuzi params`).
 //! - [`score`]: search scores and mate distances, shared by the evaluation, the table and the search.
 //! - [`vcf`], [`vct`]: threat searches (continuous fours; fours and open threes) used at the root.
 //! - [`bench`]: the deterministic node-count signature.
@@ -34,6 +35,7 @@ pub mod compare;
 pub mod connect4;
 pub mod eval;
 pub mod movegen;
+pub mod params;
 pub mod play;
 pub mod protocol;
 pub mod rules;

@@ -1,6 +1,7 @@
 //! `pbrain-wuzi`: with no argument, a Gomocup brain on stdin/stdout; `bench [depth]` prints the
 //! deterministic node signature; `match …` runs the engine-vs-engine arena; `compare …` prints the
-//! table of classic search algorithms; `play …` serves the board page.
+//! table of classic search algorithms; `play …` serves the board page; `params` lists the
+//! search's tunable constants.
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -14,6 +15,7 @@ usage: pbrain-wuzi            run as a Gomocup / Piskvork brain on stdin/stdout
        pbrain-wuzi compare …  classic search algorithms compared (pbrain-wuzi compare --help)
        pbrain-wuzi play …     the board page in the browser (pbrain-wuzi play --help)
        pbrain-wuzi connect4 … Connect Four solver, benchmark and book (pbrain-wuzi connect4 --help)
+       pbrain-wuzi params     the search's tunable constants (INFO param_<name> <value>): name default min max step
        pbrain-wuzi bench [D] [T]  bench positions on T threads (default 1) to depth D (default {depth})";
 
 /// `pbrain-wuzi bench --help`.
@@ -78,6 +80,12 @@ fn run() -> anyhow::Result<()> {
             let stdout = io::stdout();
             let mut out = stdout.lock();
             wuzi::bench::run_with_threads(depth, threads, &mut out)?;
+            Ok(())
+        }
+        Some("params") => {
+            let stdout = io::stdout();
+            let mut out = stdout.lock();
+            write!(out, "{}", wuzi::params::table())?;
             Ok(())
         }
         Some("match") => wuzi::arena::main(&args[1..]),

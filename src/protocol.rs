@@ -94,6 +94,9 @@ pub enum Info {
     Folder(String),
     /// `INFO evaluate x,y` (debug only; value kept as text).
     Evaluate(String),
+    /// `INFO param_<name> <integer>` (wuzi extension for tuners): a search parameter (see
+    /// [`crate::params`]); the name is not checked here.
+    Param(String, i64),
     /// A known key with a value that is not a valid integer (or missing), e.g. `INFO timeout_turn abc`, `INFO rule`.
     /// A `folder` or `evaluate` key without a value also lands here.
     Invalid {
@@ -677,6 +680,15 @@ fn parse_info(args: &str) -> Info {
         }
         "folder" => return Info::Folder(value.to_string()),
         "evaluate" => return Info::Evaluate(value.to_string()),
+        _ if key.len() > "param_".len() && key.starts_with("param_") => {
+            return match value.parse::<i64>() {
+                Ok(n) => Info::Param(key["param_".len()..].to_string(), n),
+                Err(_) => Info::Invalid {
+                    key,
+                    value: value.to_string(),
+                },
+            }
+        }
         _ => {
             return Info::Unknown {
                 key,
@@ -1602,6 +1614,32 @@ mod tests {
             Info::Invalid {
                 key: "evaluate".to_string(),
                 value: String::new(),
+            }
+        );
+    }
+
+    #[test]
+    fn info_search_parameters() {
+        assert_eq!(
+            info("INFO param_rfp_margin 300"),
+            Info::Param("rfp_margin".into(), 300)
+        );
+        assert_eq!(
+            info("INFO PARAM_No_Such -5"),
+            Info::Param("no_such".into(), -5)
+        );
+        assert_eq!(
+            info("INFO param_rfp_margin x"),
+            Info::Invalid {
+                key: "param_rfp_margin".into(),
+                value: "x".into()
+            }
+        );
+        assert_eq!(
+            info("INFO param_ 3"),
+            Info::Unknown {
+                key: "param_".into(),
+                value: "3".into()
             }
         );
     }

@@ -44,6 +44,7 @@ use crate::{
     board::{Board, Pos},
     eval,
     movegen::{self, MoveKind},
+    params::Params,
     rules::Threat,
     tt::{Bound, TranspositionTable},
     vcf::{VcfOutcome, VcfSolver},
@@ -204,6 +205,8 @@ struct Context<'a> {
     aborted: AtomicBool,
     /// Threads for the parallel parts; `None` keeps the search sequential.
     pool: Option<&'a rayon::ThreadPool>,
+    /// The tunable constants.
+    params: Params,
 }
 
 impl Context<'_> {
@@ -225,22 +228,9 @@ const LMP_MOVES: [usize; 33] = [
     3, 4, 5, 7, 9, 11, 13, 16, 18, 21, 23, 26, 29, 32, 35, 38, 41, 45, 48, 51, 55, 58, 62, 65, 69,
     73, 76, 80, 84, 88, 92, 96, 100,
 ];
-/// Late-move reductions start at this move index.
-const LMR_FIRST_MOVE: usize = 3;
-/// Deepest non-PV node where a static evaluation this far above beta (per ply of depth) is
-/// trusted as a cut-off (reverse futility pruning), unless the opponent has an open three.
-const RFP_DEPTH: i32 = 6;
-const RFP_MARGIN: Score = 250;
-/// Deepest non-PV node whose quiet moves are skipped when the static evaluation plus this
-/// margin (per ply of depth) cannot reach alpha (futility pruning).
-const FUTILITY_DEPTH: i32 = 2;
-const FUTILITY_MARGIN: Score = 300;
-/// Ordering bonus of the first and second killer move.
-const KILLER_BONUS: [i32; 2] = [3_000, 2_500];
-/// History scores are scaled down by this before they join the ordering score.
-const HISTORY_SCALE: i32 = 32;
-/// Largest ordering bonus the history can give.
-const HISTORY_MAX_BONUS: i32 = 2_000;
+// Late-move reductions, reverse futility and futility pruning (unless the opponent has an
+// open three or a four), the killer and history ordering bonuses and the aspiration window
+// take their constants from `Params` (`src/params.rs`), so that a tuner can change them.
 
 /// Per-thread move-ordering memory: two killer moves per ply (quiet moves that caused a
 /// cut-off at that ply) and a history score per colour and square.
@@ -248,26 +238,35 @@ const HISTORY_MAX_BONUS: i32 = 2_000;
 struct Heuristics {
     killers: Vec<[Option<Pos>; 2]>,
     history: Vec<[i32; 2]>,
+    /// Ordering bonus of the first and second killer move.
+    killer_bonus: [i32; 2],
+    /// History scores are divided by this before they join the ordering score.
+    history_scale: i32,
+    /// Largest ordering bonus the history gives.
+    history_max_bonus: i32,
 }
 
 impl Heuristics {
-    fn new() -> Heuristics {
+    fn new(params: &Params) -> Heuristics {
         Heuristics {
             killers: vec![[None; 2]; MAX_PLY as usize + 2],
             history: vec![[0; 2]; crate::board::NUM_CELLS],
+            killer_bonus: [params.killer_first, params.killer_second],
+            history_scale: params.history_scale.max(1),
+            history_max_bonus: params.history_max_bonus,
         }
     }
 
     fn bonus(&self, side: usize, ply: i32, mv: Pos) -> i32 {
         let killers = self.killers[ply as usize];
         let k = if killers[0] == Some(mv) {
-            KILLER_BONUS[0]
+            self.killer_bonus[0]
         } else if killers[1] == Some(mv) {
-            KILLER_BONUS[1]
+            self.killer_bonus[1]
         } else {
             0
         };
-        k + (self.history[mv.index()][side] / HISTORY_SCALE).min(HISTORY_MAX_BONUS)
+        k + (self.history[mv.index()][side] / self.history_scale).min(self.history_max_bonus)
     }
 
     fn is_killer(&self, ply: i32, mv: Pos) -> bool {
@@ -285,11 +284,6 @@ impl Heuristics {
         *h = (*h + depth * depth).min(1 << 24);
     }
 }
-
-/// Iterations from this depth search the root in a window of ± this much around the previous
-/// score first.
-const ASPIRATION_DEPTH: i32 = 4;
-const ASPIRATION_DELTA: Score = 60;
 
 /// Which quiet moves a node's plan drops.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -361,6 +355,7 @@ impl<'a> Searcher<'a> {
                 nodes: AtomicU64::new(0),
                 aborted: AtomicBool::new(false),
                 pool: None,
+                params: Params::default(),
             },
             multi_pv: 1,
             excluded: &[],
@@ -408,6 +403,12 @@ impl<'a> Searcher<'a> {
     /// [`BALANCE_TWO_SECOND`] best-ordered answers.
     pub fn balance_two(mut self, bias: Score) -> Searcher<'a> {
         self.goal = Goal::BalanceTwo(bias.clamp(-WIN_THRESHOLD + 1, WIN_THRESHOLD - 1));
+        self
+    }
+
+    /// Searches with these constants instead of the defaults (a tuner's candidates).
+    pub fn params(mut self, params: Params) -> Searcher<'a> {
+        self.ctx.params = params;
         self
     }
 
@@ -569,7 +570,7 @@ impl<'a> Searcher<'a> {
             return with_lines(result);
         }
 
-        let mut main = Worker::new(ctx, Vec::new(), Heuristics::new());
+        let mut main = Worker::new(ctx, Vec::new(), Heuristics::new(&ctx.params));
         let mut scores: Vec<Score> = vec![-INFINITY; root.len()];
         let mut clock = TimeUse::default();
         let wanted = if goal == Goal::Best {
@@ -937,10 +938,11 @@ impl<'c, 'a> Worker<'c, 'a> {
         observe: &mut dyn FnMut(Progress<'_>),
     ) -> RootOutcome {
         let full = (-INFINITY, INFINITY);
-        if depth < ASPIRATION_DEPTH || previous.abs() >= WIN_THRESHOLD {
+        let initial_delta = self.ctx.params.aspiration_delta;
+        if depth < self.ctx.params.aspiration_depth || previous.abs() >= WIN_THRESHOLD {
             return self.search_root_sequential(board, root, depth, full, scores, observe);
         }
-        let mut delta = ASPIRATION_DELTA;
+        let mut delta = initial_delta;
         let mut window = (previous - delta, previous + delta);
         loop {
             let outcome = self.search_root_sequential(board, root, depth, window, scores, observe);
@@ -948,7 +950,7 @@ impl<'c, 'a> Worker<'c, 'a> {
                 return outcome;
             }
             delta *= 4;
-            let wide = delta > ASPIRATION_DELTA * 16;
+            let wide = delta > initial_delta * 16;
             match outcome.best {
                 // Fail low: no move reached the window.
                 None => window.0 = if wide { -INFINITY } else { previous - delta },
@@ -1331,6 +1333,7 @@ impl<'c, 'a> Worker<'c, 'a> {
         let opp = me.opponent();
         let mut plan = Vec::with_capacity(list.moves.len());
         let mut quiet_seen = 0;
+        let lmr_first_move = self.ctx.params.lmr_first_move.max(0) as usize;
         for (i, &mv) in list.moves.iter().enumerate() {
             let quiet = list.kind == MoveKind::Normal
                 && i > 0
@@ -1353,7 +1356,7 @@ impl<'c, 'a> Worker<'c, 'a> {
             if pruned {
                 continue;
             }
-            let reduction = if depth >= 3 && i >= LMR_FIRST_MOVE {
+            let reduction = if depth >= 3 && i >= lmr_first_move {
                 1 + i32::from(depth >= 6 && quiet_seen >= 8)
             } else {
                 0
@@ -1457,17 +1460,19 @@ impl<'c, 'a> Worker<'c, 'a> {
 
         let pv_node = beta - alpha > 1;
         let mut futile = false;
+        let params = &self.ctx.params;
         if !pv_node
             && depth >= 1
-            && depth <= RFP_DEPTH.max(FUTILITY_DEPTH)
+            && depth <= params.rfp_depth.max(params.futility_depth)
             && opp_fives == 0
             && board.threat_count(opp, Threat::FlexFour) == 0
         {
             let static_eval = eval::evaluate(board);
-            if depth <= RFP_DEPTH && static_eval - RFP_MARGIN * depth >= beta {
+            if depth <= params.rfp_depth && static_eval - params.rfp_margin * depth >= beta {
                 return static_eval;
             }
-            futile = depth <= FUTILITY_DEPTH && static_eval + FUTILITY_MARGIN * depth <= alpha;
+            futile = depth <= params.futility_depth
+                && static_eval + params.futility_margin * depth <= alpha;
         }
 
         let side = me.index();
@@ -1796,11 +1801,15 @@ mod tests {
         let tt = TranspositionTable::new(1 << 10);
         let never = || false;
         let searcher = Searcher::new(&tt, Limits::depth(8), &never);
-        let worker = Worker::new(&searcher.ctx, Vec::new(), Heuristics::new());
+        let worker = Worker::new(
+            &searcher.ctx,
+            Vec::new(),
+            Heuristics::new(&searcher.ctx.params),
+        );
         let list = movegen::generate(&mut b, None);
         assert_eq!(list.kind, MoveKind::Normal);
         let plan = worker.plan(&b, &list, None, 6, 2, QuietPruning::Late);
-        let late = &plan[LMR_FIRST_MOVE..];
+        let late = &plan[Params::default().lmr_first_move as usize..];
         let strongest = |mv: Pos| b.threat(mv, me).max(b.threat(mv, me.opponent()));
         let threes: Vec<&Planned> = late
             .iter()

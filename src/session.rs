@@ -34,6 +34,7 @@ use anyhow::Context;
 
 use crate::{
     board::{Board, Cell, Pos, Stone},
+    params::Params,
     protocol::{Command, Coord, Field, Info, ParseError, Parser, Reply},
     rules::{self, PatternTable, Rule},
     search::{self, Limits, Progress, Score, SearchResult, Searcher},
@@ -236,6 +237,8 @@ struct Settings {
     realtime: bool,
     /// `INFO nbestsym` not 0: `YXNBEST` lists symmetric moves separately.
     nbest_symmetric: bool,
+    /// The search's constants (`INFO param_<name>`).
+    params: Params,
 }
 
 impl Default for Settings {
@@ -254,6 +257,7 @@ impl Default for Settings {
             pondering: false,
             realtime: false,
             nbest_symmetric: false,
+            params: Params::default(),
         }
     }
 }
@@ -513,6 +517,10 @@ impl<W: Write> Session<W> {
             Info::StartDepth(v) => s.start_depth = v.clamp(1, search::MAX_DEPTH as i64) as i32,
             Info::NBestSym(v) => s.nbest_symmetric = v != 0,
             Info::Accepted(key, v) => log::debug!("INFO {key} {v}: accepted, not used"),
+            Info::Param(name, v) => match s.params.set(&name, v) {
+                Ok(()) => log::info!("search parameters: {}", s.params.changed().join(" ")),
+                Err(e) => log::warn!("INFO param_{name}: {e}"),
+            },
             Info::GameType(_) | Info::Folder(_) | Info::Evaluate(_) => {}
             Info::Invalid { key, value } => log::warn!("INFO {key}: invalid value `{value}`"),
             Info::Unknown { key, .. } => log::debug!("INFO {key}: ignored"),
@@ -737,6 +745,7 @@ impl<W: Write> Session<W> {
         let mut exclude = job.exclude.clone();
         exclude.extend(self.blocked.iter().copied());
         let start_depth = self.settings.start_depth;
+        let params = self.settings.params;
         let realtime = self.settings.realtime && !ponder;
         self.tt();
         let (board, tt) = match (self.board.as_mut(), self.tt.as_ref()) {
@@ -746,7 +755,8 @@ impl<W: Write> Session<W> {
         let mut searcher = Searcher::new(tt, limits, &stop)
             .multi_pv(job.lines)
             .exclude(&exclude)
-            .start_depth(start_depth);
+            .start_depth(start_depth)
+            .params(params);
         match job.balance {
             Some((false, bias)) => searcher = searcher.balance_one(bias),
             Some((true, bias)) => searcher = searcher.balance_two(bias),
@@ -1086,6 +1096,34 @@ mod tests {
         assert!(out[4].starts_with("ERROR"));
         assert!(out[5].starts_with("ERROR"));
         assert_eq!(out[6], "OK");
+    }
+
+    /// `INFO param_<name>` changes the search (here the node count of a fixed-depth search);
+    /// an unknown name or a value out of range changes nothing, and no INFO is answered.
+    #[test]
+    fn search_parameters_come_from_info() {
+        let nodes = |infos: &str| {
+            let out = converse(&format!(
+                "START 15\nINFO max_depth 5\n{infos}BOARD\n7,7,1\n8,8,2\n8,7,1\n6,9,2\nDONE\n"
+            ));
+            assert_eq!(moves(&out).len(), 2, "{out:?}");
+            let message = out
+                .iter()
+                .find(|l| l.contains(" nodes "))
+                .expect("a search line");
+            let words: Vec<&str> = message.split_whitespace().collect();
+            let at = words.iter().position(|w| *w == "nodes").expect("nodes");
+            words[at + 1].parse::<u64>().expect("a count")
+        };
+        let base = nodes("");
+        assert_eq!(
+            nodes("INFO param_no_such 3\nINFO param_rfp_margin 99999\nINFO param_rfp_margin x\n"),
+            base
+        );
+        assert_ne!(
+            nodes("INFO param_lmr_first_move 20\nINFO param_rfp_depth 0\n"),
+            base
+        );
     }
 
     /// The hash table is allocated when a game starts and when INFO changes its size during a

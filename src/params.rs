@@ -1,0 +1,182 @@
+//! The search's tunable constants, by name.
+//!
+//! [`Params::default`] holds the values the engine plays with. A tuner changes them without a
+//! rebuild: the brain takes `INFO param_<name> <value>` (the arena sends it for an engine's
+//! `option.param_<name>=<value>`), `pbrain-wuzi params` lists them with their ranges, and
+//! `scripts/spsa.py` tunes them by SPSA over arena game pairs. Every value is an integer, so a
+//! search stays deterministic for given parameters.
+
+/// The search's tunable constants (see each field; [`SPECS`] gives their ranges).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Params {
+    /// Deepest non-PV node where reverse futility pruning applies.
+    pub rfp_depth: i32,
+    /// Reverse futility margin per ply of depth: a static evaluation this far above beta is
+    /// trusted as a cut-off.
+    pub rfp_margin: i32,
+    /// Deepest non-PV node whose quiet moves futility pruning skips.
+    pub futility_depth: i32,
+    /// Futility margin per ply of depth: quiet moves are skipped when the static evaluation
+    /// plus this cannot reach alpha.
+    pub futility_margin: i32,
+    /// First move index (in ordering) that late-move reductions reduce.
+    pub lmr_first_move: i32,
+    /// Ordering bonus of the first killer move.
+    pub killer_first: i32,
+    /// Ordering bonus of the second killer move.
+    pub killer_second: i32,
+    /// History scores are divided by this before they join the ordering score.
+    pub history_scale: i32,
+    /// Largest ordering bonus the history gives.
+    pub history_max_bonus: i32,
+    /// First iteration searched in an aspiration window.
+    pub aspiration_depth: i32,
+    /// Half-width of the first aspiration window.
+    pub aspiration_delta: i32,
+}
+
+impl Default for Params {
+    fn default() -> Params {
+        Params {
+            rfp_depth: 6,
+            rfp_margin: 250,
+            futility_depth: 2,
+            futility_margin: 300,
+            lmr_first_move: 3,
+            killer_first: 3_000,
+            killer_second: 2_500,
+            history_scale: 32,
+            history_max_bonus: 2_000,
+            aspiration_depth: 4,
+            aspiration_delta: 60,
+        }
+    }
+}
+
+/// One tunable parameter: its name, the range it may take, and the step a tuner perturbs it
+/// by at first (about a tenth of its useful range).
+pub struct Spec {
+    /// Name (`INFO param_<name>`).
+    pub name: &'static str,
+    /// Smallest value accepted.
+    pub min: i32,
+    /// Largest value accepted.
+    pub max: i32,
+    /// Initial perturbation for a tuner.
+    pub step: i32,
+    get: fn(&Params) -> i32,
+    set: fn(&mut Params, i32),
+}
+
+macro_rules! spec {
+    ($field:ident, $min:expr, $max:expr, $step:expr) => {
+        Spec {
+            name: stringify!($field),
+            min: $min,
+            max: $max,
+            step: $step,
+            get: |p| p.$field,
+            set: |p, v| p.$field = v,
+        }
+    };
+}
+
+/// Every tunable parameter, in a fixed order.
+pub const SPECS: &[Spec] = &[
+    spec!(rfp_depth, 0, 12, 1),
+    spec!(rfp_margin, 0, 2_000, 40),
+    spec!(futility_depth, 0, 8, 1),
+    spec!(futility_margin, 0, 2_000, 40),
+    spec!(lmr_first_move, 1, 20, 1),
+    spec!(killer_first, 0, 20_000, 400),
+    spec!(killer_second, 0, 20_000, 400),
+    spec!(history_scale, 1, 1_024, 6),
+    spec!(history_max_bonus, 0, 20_000, 400),
+    spec!(aspiration_depth, 1, 20, 1),
+    spec!(aspiration_delta, 1, 1_000, 10),
+];
+
+impl Params {
+    /// The value of parameter `name`, if there is one.
+    pub fn get(&self, name: &str) -> Option<i32> {
+        SPECS.iter().find(|s| s.name == name).map(|s| (s.get)(self))
+    }
+
+    /// Sets parameter `name`; an unknown name or a value outside its range is refused and
+    /// leaves every parameter as it was.
+    pub fn set(&mut self, name: &str, value: i64) -> Result<(), String> {
+        let spec = SPECS
+            .iter()
+            .find(|s| s.name == name)
+            .ok_or_else(|| format!("no search parameter `{name}` (see `pbrain-wuzi params`)"))?;
+        if value < i64::from(spec.min) || value > i64::from(spec.max) {
+            return Err(format!(
+                "{name} {value} is outside {}..={}",
+                spec.min, spec.max
+            ));
+        }
+        (spec.set)(self, value as i32);
+        Ok(())
+    }
+
+    /// The parameters that differ from the defaults, as `name=value` words.
+    pub fn changed(&self) -> Vec<String> {
+        let base = Params::default();
+        SPECS
+            .iter()
+            .filter(|s| (s.get)(self) != (s.get)(&base))
+            .map(|s| format!("{}={}", s.name, (s.get)(self)))
+            .collect()
+    }
+}
+
+/// `pbrain-wuzi params`: one line per parameter, `name default min max step`.
+pub fn table() -> String {
+    let base = Params::default();
+    let mut out = String::from("# name default min max step\n");
+    for s in SPECS {
+        out += &format!(
+            "{} {} {} {} {}\n",
+            s.name,
+            (s.get)(&base),
+            s.min,
+            s.max,
+            s.step
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_parameter_round_trips_and_its_default_is_in_range() {
+        let base = Params::default();
+        for s in SPECS {
+            let v = base.get(s.name).unwrap();
+            assert!(s.min <= v && v <= s.max, "{}", s.name);
+            assert!(s.step > 0, "{}", s.name);
+            let mut p = base;
+            let other = if v < s.max { v + 1 } else { v - 1 };
+            p.set(s.name, i64::from(other)).unwrap();
+            assert_eq!(p.get(s.name), Some(other));
+            assert_eq!(p.changed(), vec![format!("{}={other}", s.name)]);
+        }
+        let names: std::collections::BTreeSet<_> = SPECS.iter().map(|s| s.name).collect();
+        assert_eq!(names.len(), SPECS.len());
+    }
+
+    #[test]
+    fn unknown_names_and_values_out_of_range_change_nothing() {
+        let mut p = Params::default();
+        assert!(p.set("no_such_thing", 1).is_err());
+        assert!(p.set("rfp_margin", -1).is_err());
+        assert!(p.set("rfp_margin", 2_001).is_err());
+        assert!(p.set("rfp_margin", i64::MAX).is_err());
+        assert_eq!(p, Params::default());
+        assert_eq!(table().lines().count(), SPECS.len() + 1);
+        assert!(table().contains("\nrfp_margin 250 0 2000 40\n"));
+    }
+}
