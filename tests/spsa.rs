@@ -53,7 +53,7 @@ fn value(state: &str, name: &str) -> f64 {
         .unwrap_or_else(|| panic!("{name} in {state}"))
         + key.len();
     let end = state[at..]
-        .find(|c: char| c == ',' || c == '\n' || c == '}')
+        .find(&[',', '\n', '}'][..])
         .expect("end of value");
     state[at..at + end].trim().parse().expect("a number")
 }
