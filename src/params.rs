@@ -33,6 +33,14 @@ pub struct Params {
     pub aspiration_depth: i32,
     /// Half-width of the first aspiration window.
     pub aspiration_delta: i32,
+    /// Candidate (0 = off): once a move raises alpha at a node with more than 2 and fewer
+    /// than this many plies to go, the node's later moves are searched one ply shallower
+    /// (Rapfi's "alpha improvement reduction").
+    pub alpha_raise_max_depth: i32,
+    /// Candidate (0 = off): a PV node whose table entry has a move but a shallower depth
+    /// searches this many hundredths of a ply less per ply of the difference, at most 3
+    /// (Rapfi reduces a PV node whose hash move was not re-chosen for a few iterations).
+    pub pv_tt_reduction: i32,
 }
 
 impl Default for Params {
@@ -49,6 +57,8 @@ impl Default for Params {
             history_max_bonus: 2_000,
             aspiration_depth: 4,
             aspiration_delta: 60,
+            alpha_raise_max_depth: 0,
+            pv_tt_reduction: 0,
         }
     }
 }
@@ -94,6 +104,8 @@ pub const SPECS: &[Spec] = &[
     spec!(history_max_bonus, 0, 20_000, 400),
     spec!(aspiration_depth, 1, 20, 1),
     spec!(aspiration_delta, 1, 1_000, 10),
+    spec!(alpha_raise_max_depth, 0, 30, 1),
+    spec!(pv_tt_reduction, 0, 100, 5),
 ];
 
 impl Params {

@@ -1443,8 +1443,10 @@ impl<'c, 'a> Worker<'c, 'a> {
         let tt = self.ctx.tt;
         let key = board.hash();
         let mut hash_move = None;
+        let mut hash_depth = depth;
         if let Some(entry) = tt.probe(key) {
             hash_move = entry.best;
+            hash_depth = entry.depth;
             if entry.depth >= depth {
                 let s = score_from_tt(entry.score, ply);
                 let cut = match entry.bound {
@@ -1461,6 +1463,13 @@ impl<'c, 'a> Worker<'c, 'a> {
         let pv_node = beta - alpha > 1;
         let mut futile = false;
         let params = &self.ctx.params;
+        // Candidate (off by default): a PV node whose hash move comes from a shallower search.
+        let depth = if params.pv_tt_reduction > 0 && pv_node && depth > 1 && hash_move.is_some() {
+            let r = ((depth - hash_depth) * params.pv_tt_reduction / 100).clamp(0, 3);
+            depth - r.min(depth - 1)
+        } else {
+            depth
+        };
         if !pv_node
             && depth >= 1
             && depth <= params.rfp_depth.max(params.futility_depth)
@@ -1502,11 +1511,12 @@ impl<'c, 'a> Worker<'c, 'a> {
         // Never empty: the first move is never quiet.
         let plan = self.plan(board, &list, hash_move, depth, ply, pruning);
         // A forced block of a four is not a real choice: it costs no depth.
-        let depth = if list.kind == MoveKind::ForcedBlock {
+        let mut depth = if list.kind == MoveKind::ForcedBlock {
             depth + 1
         } else {
             depth
         };
+        let alpha_raise_max_depth = self.ctx.params.alpha_raise_max_depth;
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
@@ -1539,6 +1549,10 @@ impl<'c, 'a> Worker<'c, 'a> {
                             self.heur.cutoff(side, ply, depth, planned.mv);
                         }
                         break;
+                    }
+                    // Candidate (off by default): later moves need only beat this one.
+                    if depth > 2 && depth < alpha_raise_max_depth && score.abs() < WIN_THRESHOLD {
+                        depth -= 1;
                     }
                 }
             }
