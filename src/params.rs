@@ -41,6 +41,19 @@ pub struct Params {
     /// searches this many hundredths of a ply less per ply of the difference, at most 3
     /// (Rapfi reduces a PV node whose hash move was not re-chosen for a few iterations).
     pub pv_tt_reduction: i32,
+    /// Candidate (0 = off): late-move reductions grow with ln(depth)·ln(move number) times
+    /// this, in hundredths of a ply (never less than the fixed reduction, and the reduced
+    /// search keeps at least one ply), as in Stockfish and Rapfi.
+    pub lmr_log: i32,
+    /// Candidate (0 = off): a node this deep or deeper without a hash move is searched a ply
+    /// shallower (internal iterative reduction).
+    pub iir_depth: i32,
+    /// Candidate (0 = off): when a quiet move refutes a node, the quiet moves searched before
+    /// it lose this many hundredths of the refuting move's history bonus (history malus).
+    pub history_malus: i32,
+    /// Candidate (0 = off): ordering bonus of the move that last refuted the opponent's
+    /// previous move (counter-move heuristic).
+    pub countermove_bonus: i32,
 }
 
 impl Default for Params {
@@ -59,6 +72,10 @@ impl Default for Params {
             aspiration_delta: 60,
             alpha_raise_max_depth: 0,
             pv_tt_reduction: 0,
+            lmr_log: 0,
+            iir_depth: 0,
+            history_malus: 0,
+            countermove_bonus: 0,
         }
     }
 }
@@ -106,6 +123,10 @@ pub const SPECS: &[Spec] = &[
     spec!(aspiration_delta, 1, 1_000, 10),
     spec!(alpha_raise_max_depth, 0, 30, 1),
     spec!(pv_tt_reduction, 0, 100, 5),
+    spec!(lmr_log, 0, 300, 10),
+    spec!(iir_depth, 0, 20, 1),
+    spec!(history_malus, 0, 200, 10),
+    spec!(countermove_bonus, 0, 20_000, 400),
 ];
 
 impl Params {

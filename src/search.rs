@@ -238,6 +238,12 @@ const LMP_MOVES: [usize; 33] = [
 struct Heuristics {
     killers: Vec<[Option<Pos>; 2]>,
     history: Vec<[i32; 2]>,
+    /// Per previous move (square index) and side: the move that last refuted it.
+    counters: Vec<[Option<Pos>; 2]>,
+    /// Ordering bonus of the counter-move (0: no counter-moves).
+    counter_bonus: i32,
+    /// Hundredths of a cut-off's history bonus taken from the quiet moves tried before it.
+    history_malus: i32,
     /// Ordering bonus of the first and second killer move.
     killer_bonus: [i32; 2],
     /// History scores are divided by this before they join the ordering score.
@@ -251,13 +257,24 @@ impl Heuristics {
         Heuristics {
             killers: vec![[None; 2]; MAX_PLY as usize + 2],
             history: vec![[0; 2]; crate::board::NUM_CELLS],
+            counters: vec![[None; 2]; crate::board::NUM_CELLS],
+            counter_bonus: params.countermove_bonus,
+            history_malus: params.history_malus,
             killer_bonus: [params.killer_first, params.killer_second],
             history_scale: params.history_scale.max(1),
             history_max_bonus: params.history_max_bonus,
         }
     }
 
-    fn bonus(&self, side: usize, ply: i32, mv: Pos) -> i32 {
+    fn bonus(&self, side: usize, ply: i32, previous: Option<Pos>, mv: Pos) -> i32 {
+        let counter = match previous {
+            Some(prev)
+                if self.counter_bonus > 0 && self.counters[prev.index()][side] == Some(mv) =>
+            {
+                self.counter_bonus
+            }
+            _ => 0,
+        };
         let killers = self.killers[ply as usize];
         let k = if killers[0] == Some(mv) {
             self.killer_bonus[0]
@@ -266,15 +283,37 @@ impl Heuristics {
         } else {
             0
         };
-        k + (self.history[mv.index()][side] / self.history_scale).min(self.history_max_bonus)
+        counter
+            + k
+            + (self.history[mv.index()][side] / self.history_scale)
+                .clamp(-self.history_max_bonus, self.history_max_bonus)
     }
 
     fn is_killer(&self, ply: i32, mv: Pos) -> bool {
         self.killers[ply as usize].contains(&Some(mv))
     }
 
-    /// Records a quiet move that refuted a node.
-    fn cutoff(&mut self, side: usize, ply: i32, depth: i32, mv: Pos) {
+    /// Records a quiet move that refuted a node after the quiet moves `tried` failed to, and
+    /// the move it answered.
+    fn cutoff(
+        &mut self,
+        (side, ply, depth): (usize, i32, i32),
+        previous: Option<Pos>,
+        mv: Pos,
+        tried: impl Iterator<Item = Pos>,
+    ) {
+        if self.counter_bonus > 0 {
+            if let Some(prev) = previous {
+                self.counters[prev.index()][side] = Some(mv);
+            }
+        }
+        if self.history_malus > 0 {
+            let malus = depth * depth * self.history_malus / 100;
+            for t in tried {
+                let h = &mut self.history[t.index()][side];
+                *h = (*h - malus).max(-(1 << 24));
+            }
+        }
         let k = &mut self.killers[ply as usize];
         if k[0] != Some(mv) {
             k[1] = k[0];
@@ -301,6 +340,8 @@ enum QuietPruning {
 struct Planned {
     mv: Pos,
     reduction: i32,
+    /// Neither a threat nor a hash, killer or first move (what the history learns from).
+    quiet: bool,
 }
 
 /// One thread's search state: the node count not yet flushed, and whether it has stopped.
@@ -1334,6 +1375,7 @@ impl<'c, 'a> Worker<'c, 'a> {
         let mut plan = Vec::with_capacity(list.moves.len());
         let mut quiet_seen = 0;
         let lmr_first_move = self.ctx.params.lmr_first_move.max(0) as usize;
+        let lmr_log = self.ctx.params.lmr_log;
         for (i, &mv) in list.moves.iter().enumerate() {
             let quiet = list.kind == MoveKind::Normal
                 && i > 0
@@ -1342,7 +1384,11 @@ impl<'c, 'a> Worker<'c, 'a> {
                 && board.threat(mv, opp) <= Threat::Three
                 && !self.heur.is_killer(ply, mv);
             if !quiet {
-                plan.push(Planned { mv, reduction: 0 });
+                plan.push(Planned {
+                    mv,
+                    reduction: 0,
+                    quiet: false,
+                });
                 continue;
             }
             quiet_seen += 1;
@@ -1357,11 +1403,22 @@ impl<'c, 'a> Worker<'c, 'a> {
                 continue;
             }
             let reduction = if depth >= 3 && i >= lmr_first_move {
-                1 + i32::from(depth >= 6 && quiet_seen >= 8)
+                let fixed = 1 + i32::from(depth >= 6 && quiet_seen >= 8);
+                if lmr_log > 0 {
+                    fixed
+                        .max(log_reduction(depth, i + 1, lmr_log))
+                        .min(depth - 2)
+                } else {
+                    fixed
+                }
             } else {
                 0
             };
-            plan.push(Planned { mv, reduction });
+            plan.push(Planned {
+                mv,
+                reduction,
+                quiet: true,
+            });
         }
         plan
     }
@@ -1470,6 +1527,13 @@ impl<'c, 'a> Worker<'c, 'a> {
         } else {
             depth
         };
+        // Candidate (off by default): without a hash move the ordering is a guess; search
+        // shallower first (the next iteration finds this node's entry).
+        let depth = if params.iir_depth > 0 && depth >= params.iir_depth && hash_move.is_none() {
+            depth - 1
+        } else {
+            depth
+        };
         if !pv_node
             && depth >= 1
             && depth <= params.rfp_depth.max(params.futility_depth)
@@ -1486,7 +1550,9 @@ impl<'c, 'a> Worker<'c, 'a> {
 
         let side = me.index();
         let heur = &self.heur;
-        let list = movegen::generate_ordered(board, hash_move, &|p| heur.bonus(side, ply, p));
+        let previous = board.last_move();
+        let list =
+            movegen::generate_ordered(board, hash_move, &|p| heur.bonus(side, ply, previous, p));
         match list.kind {
             MoveKind::Lost => return loss_in(ply + 2),
             MoveKind::ForcedBlock if list.moves.is_empty() => return loss_in(ply + 2),
@@ -1546,7 +1612,9 @@ impl<'c, 'a> Worker<'c, 'a> {
                     alpha = score;
                     if alpha >= beta {
                         if list.kind == MoveKind::Normal {
-                            self.heur.cutoff(side, ply, depth, planned.mv);
+                            let tried = plan[..i].iter().filter(|t| t.quiet).map(|t| t.mv);
+                            self.heur
+                                .cutoff((side, ply, depth), previous, planned.mv, tried);
                         }
                         break;
                     }
@@ -1602,7 +1670,11 @@ impl<'c, 'a> Worker<'c, 'a> {
             if !movegen::is_legal(board, mv) {
                 continue;
             }
-            let planned = Planned { mv, reduction: 0 };
+            let planned = Planned {
+                mv,
+                reduction: 0,
+                quiet: false,
+            };
             let score = self.search_move(board, planned, depth, ply, alpha, beta, true);
             if self.aborted {
                 return 0;
@@ -1619,6 +1691,13 @@ impl<'c, 'a> Worker<'c, 'a> {
         }
         best
     }
+}
+
+/// The logarithmic late-move reduction (`lmr_log` hundredths of ln(depth)·ln(move number)),
+/// in whole plies.
+fn log_reduction(depth: i32, move_number: usize, scale: i32) -> i32 {
+    let r = f64::from(depth).ln() * (move_number as f64).ln() * f64::from(scale) / 100.0;
+    r as i32
 }
 
 /// Below the nominal depth, defences against an open three are searched down to this depth.
