@@ -84,10 +84,15 @@ pub fn order_score(board: &Board, pos: Pos) -> i32 {
             _ => 0,
         }
     };
-    2 * i32::from(own.value)
-        + i32::from(theirs.value)
-        + bonus(own.threat, true)
-        + bonus(theirs.threat, false)
+    pattern_value(board, pos) + bonus(own.threat, true) + bonus(theirs.threat, false)
+}
+
+/// The pattern value of a move for the side to move (its own potential counted twice, the
+/// opponent's once), without the threat bonuses of [`order_score`].
+pub fn pattern_value(board: &Board, pos: Pos) -> i32 {
+    let me = board.side_to_move();
+    2 * i32::from(board.cell_info(pos, me).value)
+        + i32::from(board.cell_info(pos, me.opponent()).value)
 }
 
 /// True if the side to move may play `pos` (renju: black's forbidden squares excluded).

@@ -54,6 +54,10 @@ pub struct Params {
     /// Candidate (0 = off): ordering bonus of the move that last refuted the opponent's
     /// previous move (counter-move heuristic).
     pub countermove_bonus: i32,
+    /// Candidate (0 = off): a reduced quiet move is reduced further, up to this many hundredths
+    /// of a ply, the lower its pattern value (what move ordering ranks by) is against the
+    /// best value among the node's moves (Rapfi's policy reduction).
+    pub policy_reduction: i32,
 }
 
 impl Default for Params {
@@ -76,6 +80,7 @@ impl Default for Params {
             iir_depth: 0,
             history_malus: 0,
             countermove_bonus: 0,
+            policy_reduction: 0,
         }
     }
 }
@@ -127,6 +132,7 @@ pub const SPECS: &[Spec] = &[
     spec!(iir_depth, 0, 20, 1),
     spec!(history_malus, 0, 200, 10),
     spec!(countermove_bonus, 0, 20_000, 400),
+    spec!(policy_reduction, 0, 600, 30),
 ];
 
 impl Params {

@@ -1376,6 +1376,16 @@ impl<'c, 'a> Worker<'c, 'a> {
         let mut quiet_seen = 0;
         let lmr_first_move = self.ctx.params.lmr_first_move.max(0) as usize;
         let lmr_log = self.ctx.params.lmr_log;
+        let policy_reduction = self.ctx.params.policy_reduction;
+        let best_value = if policy_reduction > 0 && list.kind == MoveKind::Normal {
+            list.moves
+                .iter()
+                .map(|&mv| movegen::pattern_value(board, mv))
+                .max()
+                .unwrap_or(0)
+        } else {
+            0
+        };
         for (i, &mv) in list.moves.iter().enumerate() {
             let quiet = list.kind == MoveKind::Normal
                 && i > 0
@@ -1404,12 +1414,19 @@ impl<'c, 'a> Worker<'c, 'a> {
             }
             let reduction = if depth >= 3 && i >= lmr_first_move {
                 let fixed = 1 + i32::from(depth >= 6 && quiet_seen >= 8);
-                if lmr_log > 0 {
-                    fixed
-                        .max(log_reduction(depth, i + 1, lmr_log))
-                        .min(depth - 2)
+                let mut r = if lmr_log > 0 {
+                    fixed.max(log_reduction(depth, i + 1, lmr_log))
                 } else {
                     fixed
+                };
+                if policy_reduction > 0 && best_value > 0 {
+                    let shortfall = best_value - movegen::pattern_value(board, mv).min(best_value);
+                    r += policy_reduction * shortfall / best_value / 100;
+                }
+                if lmr_log > 0 || policy_reduction > 0 {
+                    r.min(depth - 2)
+                } else {
+                    r
                 }
             } else {
                 0
