@@ -1423,11 +1423,8 @@ impl<'c, 'a> Worker<'c, 'a> {
                     let shortfall = best_value - movegen::pattern_value(board, mv).min(best_value);
                     r += policy_reduction * shortfall / best_value / 100;
                 }
-                if lmr_log > 0 || policy_reduction > 0 {
-                    r.min(depth - 2)
-                } else {
-                    r
-                }
+                // The fixed reduction (at most 2, from depth 6) never exceeds this.
+                r.min(depth - 2)
             } else {
                 0
             };
