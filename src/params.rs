@@ -58,6 +58,13 @@ pub struct Params {
     /// of a ply, the lower its pattern value (what move ordering ranks by) is against the
     /// best value among the node's moves (Rapfi's policy reduction).
     pub policy_reduction: i32,
+    /// Candidate (0 = off): at a node whose static evaluation is not above the one two plies
+    /// earlier (the side to move is not improving), move-count pruning keeps this many
+    /// hundredths of its usual number of moves (Rapfi keeps half).
+    pub lmp_not_improving: i32,
+    /// Plies below the nominal depth down to which the defences against an open three are
+    /// searched; a leaf deeper than this is evaluated as it stands.
+    pub quiescence_plies: i32,
 }
 
 impl Default for Params {
@@ -81,6 +88,8 @@ impl Default for Params {
             history_malus: 0,
             countermove_bonus: 0,
             policy_reduction: 0,
+            lmp_not_improving: 0,
+            quiescence_plies: 4,
         }
     }
 }
@@ -133,6 +142,8 @@ pub const SPECS: &[Spec] = &[
     spec!(history_malus, 0, 200, 10),
     spec!(countermove_bonus, 0, 20_000, 400),
     spec!(policy_reduction, 0, 600, 30),
+    spec!(lmp_not_improving, 0, 100, 10),
+    spec!(quiescence_plies, 0, 12, 1),
 ];
 
 impl Params {

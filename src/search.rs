@@ -329,8 +329,8 @@ impl Heuristics {
 enum QuietPruning {
     /// None (PV nodes).
     None,
-    /// The late ones at shallow depth (move-count pruning).
-    Late,
+    /// Those from this move index on (move-count pruning).
+    Late(usize),
     /// All of them (futility pruning).
     All,
 }
@@ -354,6 +354,8 @@ struct Worker<'c, 'a> {
     cancel: Vec<&'c AtomicBool>,
     /// Killer and history tables.
     heur: Heuristics,
+    /// Static evaluation of each node on the current path, by ply (for the improving test).
+    evals: Vec<Score>,
 }
 
 /// One search: borrows the table, the stop predicate and (optionally) a thread pool for its
@@ -890,6 +892,7 @@ impl<'c, 'a> Worker<'c, 'a> {
             aborted: false,
             cancel,
             heur,
+            evals: vec![0; MAX_PLY as usize + 1],
         }
     }
 
@@ -1289,6 +1292,7 @@ impl<'c, 'a> Worker<'c, 'a> {
         let next = AtomicUsize::new(0);
         let ctx = self.ctx;
         let heur = &self.heur;
+        let evals = &self.evals;
         let mut cancel: Vec<&AtomicBool> = self.cancel.clone();
         cancel.push(&cutoff);
         let split = Split {
@@ -1315,10 +1319,12 @@ impl<'c, 'a> Worker<'c, 'a> {
                         }
                         let mut local = template.clone();
                         let mut worker = Worker::new(ctx, cancel.clone(), heur.clone());
+                        worker.evals.clone_from(evals);
                         split.run(&mut worker, &mut local);
                     });
                 }
                 let mut worker = Worker::new(ctx, cancel.clone(), heur.clone());
+                worker.evals.clone_from(evals);
                 split.run(&mut worker, board);
             });
         });
@@ -1404,9 +1410,7 @@ impl<'c, 'a> Worker<'c, 'a> {
             quiet_seen += 1;
             let pruned = match pruning {
                 QuietPruning::None => false,
-                QuietPruning::Late => {
-                    depth >= 1 && i >= LMP_MOVES[(depth as usize).min(LMP_MOVES.len() - 1)]
-                }
+                QuietPruning::Late(first) => depth >= 1 && i >= first,
                 QuietPruning::All => true,
             };
             if pruned {
@@ -1502,7 +1506,7 @@ impl<'c, 'a> Worker<'c, 'a> {
             if depth <= 0 {
                 // An open three of the opponent is not a quiet position: its defences are
                 // searched (a few plies at most) before the evaluation is trusted.
-                if depth <= QUIESCENCE_FLOOR {
+                if depth <= -self.ctx.params.quiescence_plies {
                     return eval::evaluate(board);
                 }
                 if board.threat_count(opp, Threat::FlexFour) == 0 {
@@ -1531,6 +1535,9 @@ impl<'c, 'a> Worker<'c, 'a> {
             }
         }
 
+        let static_eval = eval::evaluate(board);
+        self.evals[ply as usize] = static_eval;
+        let improving = ply < 2 || static_eval > self.evals[ply as usize - 2];
         let pv_node = beta - alpha > 1;
         let mut futile = false;
         let params = &self.ctx.params;
@@ -1554,7 +1561,6 @@ impl<'c, 'a> Worker<'c, 'a> {
             && opp_fives == 0
             && board.threat_count(opp, Threat::FlexFour) == 0
         {
-            let static_eval = eval::evaluate(board);
             if depth <= params.rfp_depth && static_eval - params.rfp_margin * depth >= beta {
                 return static_eval;
             }
@@ -1586,7 +1592,12 @@ impl<'c, 'a> Worker<'c, 'a> {
         } else if futile {
             QuietPruning::All
         } else {
-            QuietPruning::Late
+            let first = LMP_MOVES[(depth.max(0) as usize).min(LMP_MOVES.len() - 1)];
+            QuietPruning::Late(if improving || params.lmp_not_improving == 0 {
+                first
+            } else {
+                first * params.lmp_not_improving as usize / 100
+            })
         };
         // Never empty: the first move is never quiet.
         let plan = self.plan(board, &list, hash_move, depth, ply, pruning);
@@ -1714,7 +1725,8 @@ fn log_reduction(depth: i32, move_number: usize, scale: i32) -> i32 {
     r as i32
 }
 
-/// Below the nominal depth, defences against an open three are searched down to this depth.
+/// Below the nominal depth, defences against an open three are searched down to this depth
+/// (by default: [`Params::quiescence_plies`] sets it).
 ///
 /// The leaves run no VCF search: tried with 200 nodes per leaf, the search lost about one ply
 /// at 100 ms per move and 130–160 Elo in self-play (two SPRT runs of 63 and 79 games) against
@@ -1915,7 +1927,7 @@ mod tests {
         );
         let list = movegen::generate(&mut b, None);
         assert_eq!(list.kind, MoveKind::Normal);
-        let plan = worker.plan(&b, &list, None, 6, 2, QuietPruning::Late);
+        let plan = worker.plan(&b, &list, None, 6, 2, QuietPruning::Late(LMP_MOVES[6]));
         let late = &plan[Params::default().lmr_first_move as usize..];
         let strongest = |mv: Pos| b.threat(mv, me).max(b.threat(mv, me.opponent()));
         let threes: Vec<&Planned> = late
