@@ -45,8 +45,8 @@ pub struct Params {
     /// this, in hundredths of a ply (never less than the fixed reduction, and the reduced
     /// search keeps at least one ply), as in Stockfish and Rapfi.
     pub lmr_log: i32,
-    /// Candidate (0 = off): a node this deep or deeper without a hash move is searched a ply
-    /// shallower (internal iterative reduction).
+    /// A node this deep or deeper without a hash move is searched a ply shallower (internal
+    /// iterative reduction; 0 = off). On at 4 since the SPRT of 2026-12-04 (see the README).
     pub iir_depth: i32,
     /// Candidate (0 = off): when a quiet move refutes a node, the quiet moves searched before
     /// it lose this many hundredths of the refuting move's history bonus (history malus).
@@ -84,7 +84,7 @@ impl Default for Params {
             alpha_raise_max_depth: 0,
             pv_tt_reduction: 0,
             lmr_log: 0,
-            iir_depth: 0,
+            iir_depth: 4,
             history_malus: 0,
             countermove_bonus: 0,
             policy_reduction: 0,

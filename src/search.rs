@@ -23,7 +23,8 @@
 //! shallow non-PV nodes, the latest of them not at all (move-count pruning). At shallow non-PV
 //! nodes where the opponent has no open three, a static evaluation far above beta is a cut-off
 //! (reverse futility pruning), and one far below alpha drops every quiet move (futility
-//! pruning).
+//! pruning). A node four or more plies deep without a hash move is searched a ply shallower
+//! (internal iterative reduction).
 //!
 //! Time: iterations start until the planned (soft) time, if there is one, stretched while the
 //! best move changes or the score falls and shortened when both are stable; the hard limit
@@ -1548,7 +1549,7 @@ impl<'c, 'a> Worker<'c, 'a> {
         } else {
             depth
         };
-        // Candidate (off by default): without a hash move the ordering is a guess; search
+        // Internal iterative reduction: without a hash move the ordering is a guess; search
         // shallower first (the next iteration finds this node's entry).
         let depth = if params.iir_depth > 0 && depth >= params.iir_depth && hash_move.is_none() {
             depth - 1
