@@ -65,6 +65,14 @@ pub struct Params {
     /// Plies below the nominal depth down to which the defences against an open three are
     /// searched; a leaf deeper than this is evaluated as it stands.
     pub quiescence_plies: i32,
+    /// Candidate (0 = off): at a node this deep or deeper whose table entry (a lower or exact
+    /// bound at most 3 plies shallower) has a move, the other moves are searched at half the
+    /// depth against the entry's score less [`Params::singular_margin`] per ply; when all of
+    /// them fail low, the hash move is singular and is searched a ply deeper (singular
+    /// extension).
+    pub singular_depth: i32,
+    /// Margin of the singular test, in evaluation units per ply of depth.
+    pub singular_margin: i32,
 }
 
 impl Default for Params {
@@ -90,6 +98,8 @@ impl Default for Params {
             policy_reduction: 0,
             lmp_not_improving: 0,
             quiescence_plies: 4,
+            singular_depth: 0,
+            singular_margin: 8,
         }
     }
 }
@@ -144,6 +154,8 @@ pub const SPECS: &[Spec] = &[
     spec!(policy_reduction, 0, 600, 30),
     spec!(lmp_not_improving, 0, 100, 10),
     spec!(quiescence_plies, 0, 12, 1),
+    spec!(singular_depth, 0, 30, 1),
+    spec!(singular_margin, 0, 1_000, 4),
 ];
 
 impl Params {

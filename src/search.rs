@@ -357,6 +357,8 @@ struct Worker<'c, 'a> {
     heur: Heuristics,
     /// Static evaluation of each node on the current path, by ply (for the improving test).
     evals: Vec<Score>,
+    /// The move the next node at this ply must leave out (the singular test's search).
+    excluded: Option<(i32, Pos)>,
 }
 
 /// One search: borrows the table, the stop predicate and (optionally) a thread pool for its
@@ -894,6 +896,7 @@ impl<'c, 'a> Worker<'c, 'a> {
             cancel,
             heur,
             evals: vec![0; MAX_PLY as usize + 1],
+            excluded: None,
         }
     }
 
@@ -1516,14 +1519,25 @@ impl<'c, 'a> Worker<'c, 'a> {
             }
         }
 
+        // The singular test's search of this node's other moves: no table cut-off, no store,
+        // no pruning before the moves.
+        let excluded = match self.excluded {
+            Some((at, mv)) if at == ply => {
+                self.excluded = None;
+                Some(mv)
+            }
+            _ => None,
+        };
         let tt = self.ctx.tt;
         let key = board.hash();
         let mut hash_move = None;
         let mut hash_depth = depth;
+        let mut hash_entry = None;
         if let Some(entry) = tt.probe(key) {
             hash_move = entry.best;
             hash_depth = entry.depth;
-            if entry.depth >= depth {
+            hash_entry = Some(entry);
+            if entry.depth >= depth && excluded.is_none() {
                 let s = score_from_tt(entry.score, ply);
                 let cut = match entry.bound {
                     Bound::Exact => true,
@@ -1551,12 +1565,17 @@ impl<'c, 'a> Worker<'c, 'a> {
         };
         // Internal iterative reduction: without a hash move the ordering is a guess; search
         // shallower first (the next iteration finds this node's entry).
-        let depth = if params.iir_depth > 0 && depth >= params.iir_depth && hash_move.is_none() {
+        let depth = if params.iir_depth > 0
+            && depth >= params.iir_depth
+            && hash_move.is_none()
+            && excluded.is_none()
+        {
             depth - 1
         } else {
             depth
         };
         if !pv_node
+            && excluded.is_none()
             && depth >= 1
             && depth <= params.rfp_depth.max(params.futility_depth)
             && opp_fives == 0
@@ -1572,8 +1591,14 @@ impl<'c, 'a> Worker<'c, 'a> {
         let side = me.index();
         let heur = &self.heur;
         let previous = board.last_move();
-        let list =
+        let mut list =
             movegen::generate_ordered(board, hash_move, &|p| heur.bonus(side, ply, previous, p));
+        if let Some(mv) = excluded {
+            list.moves.retain(|&m| m != mv);
+            if list.moves.is_empty() {
+                return alpha;
+            }
+        }
         match list.kind {
             MoveKind::Lost => return loss_in(ply + 2),
             MoveKind::ForcedBlock if list.moves.is_empty() => return loss_in(ply + 2),
@@ -1608,6 +1633,33 @@ impl<'c, 'a> Worker<'c, 'a> {
         } else {
             depth
         };
+        let extension = match (hash_move, hash_entry) {
+            (Some(mv), Some(entry))
+                if self.ctx.params.singular_depth > 0
+                    && depth >= self.ctx.params.singular_depth.max(2)
+                    && excluded.is_none()
+                    && list.kind != MoveKind::ForcedBlock
+                    && plan.len() > 1
+                    && plan[0].mv == mv
+                    && entry.bound != Bound::Upper
+                    && entry.depth >= depth - 3 =>
+            {
+                let tt_score = score_from_tt(entry.score, ply);
+                let singular_beta = tt_score - self.ctx.params.singular_margin * depth;
+                if tt_score.abs() < WIN_THRESHOLD {
+                    self.excluded = Some((ply, mv));
+                    let s = self.negamax(board, depth / 2, ply, singular_beta - 1, singular_beta);
+                    self.excluded = None;
+                    if self.aborted {
+                        return 0;
+                    }
+                    i32::from(s < singular_beta)
+                } else {
+                    0
+                }
+            }
+            _ => 0,
+        };
         let alpha_raise_max_depth = self.ctx.params.alpha_raise_max_depth;
         let original_alpha = alpha;
         let mut best = -INFINITY;
@@ -1627,7 +1679,11 @@ impl<'c, 'a> Worker<'c, 'a> {
                     break;
                 }
             }
-            let score = self.search_move(board, planned, depth, ply, alpha, beta, i == 0);
+            let score = if i == 0 {
+                self.search_move(board, planned, depth + extension, ply, alpha, beta, true)
+            } else {
+                self.search_move(board, planned, depth, ply, alpha, beta, false)
+            };
             if self.aborted {
                 return 0;
             }
@@ -1658,7 +1714,9 @@ impl<'c, 'a> Worker<'c, 'a> {
         } else {
             Bound::Upper
         };
-        tt.store(key, best_move, score_to_tt(best, ply), depth, bound);
+        if excluded.is_none() {
+            tt.store(key, best_move, score_to_tt(best, ply), depth, bound);
+        }
         best
     }
 
@@ -2092,6 +2150,91 @@ mod tests {
         let a = best(&mut board(Rule::Freestyle, text), 4);
         let b = best(&mut board(Rule::Freestyle, text), 4);
         assert_eq!((a.best, a.score, a.nodes), (b.best, b.score, b.nodes));
+    }
+
+    fn best_with(board: &mut Board, depth: i32, params: Params) -> SearchResult {
+        let tt = TranspositionTable::new(1 << 20);
+        let never = || false;
+        let mut searcher = Searcher::new(&tt, Limits::depth(depth), &never).params(params);
+        let before = board.hash();
+        let r = searcher.think(board, &mut |_| {});
+        assert_eq!(board.hash(), before, "board restored");
+        r
+    }
+
+    /// The candidates that are off by default, all on: the search still blocks a four and an
+    /// open three, stays deterministic, and the singular test alone runs (changes the tree).
+    #[test]
+    fn candidates_keep_the_tactics_and_determinism() {
+        let mut all = Params::default();
+        for (name, value) in [
+            ("alpha_raise_max_depth", 12),
+            ("pv_tt_reduction", 100),
+            ("lmr_log", 100),
+            ("history_malus", 100),
+            ("countermove_bonus", 2_000),
+            ("policy_reduction", 300),
+            ("lmp_not_improving", 50),
+            ("quiescence_plies", 2),
+            ("singular_depth", 4),
+        ] {
+            all.set(name, value).expect("in range");
+        }
+        let four = "
+            . . . . . . . . . .
+            . . . . . . . . . .
+            . X O O O O . . . .
+            . . . X . . . . . .
+            . . . . X . . . . .
+            . . . . . . . . . .
+            . . . . . . . . . .
+            . . . . . . . . . .
+            . . . . . . . . . .
+            . . . . . . . . . .
+            ";
+        let r = best_with(&mut board(Rule::Freestyle, four), 8, all);
+        assert_eq!(r.best, Some(Pos::from_xy(6, 2)));
+        let three = "
+            . . . . . . . . . . . .
+            . . . . . . . . . . . .
+            . . . . . . . . . . . .
+            . . . . O O O . . . . .
+            . . . . . . . . . . . .
+            . . . . . X . . . . . .
+            . . . . . . . . X . . .
+            . . . . . . . . . . . .
+            . . . . . . . . . . . .
+            . . . . . . . . . . . .
+            . . . . . . . . . . . .
+            . . . . . . . . . . . .
+            ";
+        let a = best_with(&mut board(Rule::Freestyle, three), 8, all);
+        let m = a.best.expect("a move");
+        assert!(
+            [(3, 3), (7, 3), (2, 3), (8, 3)].contains(&(m.x(), m.y())),
+            "{m} does not stop the three"
+        );
+        let b = best_with(&mut board(Rule::Freestyle, three), 8, all);
+        assert_eq!((a.best, a.score, a.nodes), (b.best, b.score, b.nodes));
+        let mut singular = Params::default();
+        singular.set("singular_depth", 4).expect("in range");
+        let quiet = "
+            . . . . . . . . . . . .
+            . . . . . . . . . . . .
+            . . . . . . . . . . . .
+            . . . . . . . . . . . .
+            . . . . . O X . . . . .
+            . . . . . X O . . . . .
+            . . . . . . X O . . . .
+            . . . . . . . . . . . .
+            . . . . . . . . . . . .
+            . . . . . . . . . . . .
+            . . . . . . . . . . . .
+            . . . . . . . . . . . .
+            ";
+        let plain = best_with(&mut board(Rule::Freestyle, quiet), 8, Params::default());
+        let extended = best_with(&mut board(Rule::Freestyle, quiet), 8, singular);
+        assert_ne!(plain.nodes, extended.nodes);
     }
 
     #[test]
