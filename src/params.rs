@@ -65,11 +65,11 @@ pub struct Params {
     /// Plies below the nominal depth down to which the defences against an open three are
     /// searched; a leaf deeper than this is evaluated as it stands.
     pub quiescence_plies: i32,
-    /// Candidate (0 = off): at a node this deep or deeper whose table entry (a lower or exact
-    /// bound at most 3 plies shallower) has a move, the other moves are searched at half the
-    /// depth against the entry's score less [`Params::singular_margin`] per ply; when all of
-    /// them fail low, the hash move is singular and is searched a ply deeper (singular
-    /// extension).
+    /// At a node this deep or deeper whose table entry (a lower or exact bound at most 3 plies
+    /// shallower) has a move, the other moves are searched at half the depth against the
+    /// entry's score less [`Params::singular_margin`] per ply; when all of them fail low, the
+    /// hash move is singular and is searched a ply deeper (singular extension; 0 = off). On at
+    /// 6 since the SPRT of 2026-12-04 (see the README).
     pub singular_depth: i32,
     /// Margin of the singular test, in evaluation units per ply of depth.
     pub singular_margin: i32,
@@ -98,7 +98,7 @@ impl Default for Params {
             policy_reduction: 0,
             lmp_not_improving: 0,
             quiescence_plies: 4,
-            singular_depth: 0,
+            singular_depth: 6,
             singular_margin: 8,
         }
     }

@@ -24,7 +24,9 @@
 //! nodes where the opponent has no open three, a static evaluation far above beta is a cut-off
 //! (reverse futility pruning), and one far below alpha drops every quiet move (futility
 //! pruning). A node four or more plies deep without a hash move is searched a ply shallower
-//! (internal iterative reduction).
+//! (internal iterative reduction); at six or more, a hash move that alone holds the entry's
+//! score when the others are searched at half depth is searched a ply deeper (singular
+//! extension).
 //!
 //! Time: iterations start until the planned (soft) time, if there is one, stretched while the
 //! best move changes or the score falls and shortened when both are stable; the hard limit
@@ -2162,8 +2164,8 @@ mod tests {
         r
     }
 
-    /// The candidates that are off by default, all on: the search still blocks a four and an
-    /// open three, stays deterministic, and the singular test alone runs (changes the tree).
+    /// Every candidate on: the search still blocks a four and an open three, stays
+    /// deterministic, and the singular test alone runs (changes the tree).
     #[test]
     fn candidates_keep_the_tactics_and_determinism() {
         let mut all = Params::default();
@@ -2232,7 +2234,9 @@ mod tests {
             . . . . . . . . . . . .
             . . . . . . . . . . . .
             ";
-        let plain = best_with(&mut board(Rule::Freestyle, quiet), 8, Params::default());
+        let mut off = Params::default();
+        off.set("singular_depth", 0).expect("in range");
+        let plain = best_with(&mut board(Rule::Freestyle, quiet), 8, off);
         let extended = best_with(&mut board(Rule::Freestyle, quiet), 8, singular);
         assert_ne!(plain.nodes, extended.nodes);
     }
