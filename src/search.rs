@@ -13,7 +13,7 @@
 //! side that can make a five has won; a side facing two fives has lost; a side that can make a
 //! straight four while the opponent has no five wins in three plies. Forced blocks of a four cost
 //! no depth and are searched below depth 0 too, and so are the defences against an open three
-//! (down to [`QUIESCENCE_FLOOR`]), so the horizon never hides a four or an open three. At a
+//! (down to [`Params::quiescence_plies`] plies below), so the horizon never hides a four or an open three. At a
 //! leaf where the opponent has no open three, the side to move's four-threes and double threes
 //! are searched before the static evaluation is trusted.
 //!
@@ -1786,14 +1786,6 @@ fn log_reduction(depth: i32, move_number: usize, scale: i32) -> i32 {
     r as i32
 }
 
-/// Below the nominal depth, defences against an open three are searched down to this depth
-/// (by default: [`Params::quiescence_plies`] sets it).
-///
-/// The leaves run no VCF search: tried with 200 nodes per leaf, the search lost about one ply
-/// at 100 ms per move and 130–160 Elo in self-play (two SPRT runs of 63 and 79 games) against
-/// the same engine with the VCF at the root only.
-pub const QUIESCENCE_FLOOR: i32 = -4;
-
 /// Cache entries of the root VCF search.
 const ROOT_VCF_CACHE: usize = 1 << 18;
 
@@ -1944,13 +1936,7 @@ mod tests {
     }
 
     fn best(board: &mut Board, depth: i32) -> SearchResult {
-        let tt = TranspositionTable::new(1 << 20);
-        let never = || false;
-        let mut searcher = Searcher::new(&tt, Limits::depth(depth), &never);
-        let before = board.hash();
-        let r = searcher.think(board, &mut |_| {});
-        assert_eq!(board.hash(), before, "board restored");
-        r
+        best_with(board, depth, Params::default())
     }
 
     /// The plan of an ordinary non-PV node: late moves that make a single open three are
