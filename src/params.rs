@@ -76,6 +76,13 @@ pub struct Params {
     pub singular_depth: i32,
     /// Margin of the singular test, in evaluation units per ply of depth.
     pub singular_margin: i32,
+    /// Candidate (0 = off): a non-PV node whose singular test fails high with the test's bound
+    /// at or above beta returns that bound (multi-cut: the hash move and another move both
+    /// refute the opponent's last move).
+    pub singular_multicut: i32,
+    /// Candidate (0 = off): when the singular test fails high and the hash move's stored score
+    /// is at or above beta, the hash move is searched a ply shallower (negative extension).
+    pub singular_negative: i32,
 }
 
 impl Default for Params {
@@ -103,6 +110,8 @@ impl Default for Params {
             quiescence_plies: 4,
             singular_depth: 6,
             singular_margin: 8,
+            singular_multicut: 0,
+            singular_negative: 0,
         }
     }
 }
@@ -159,6 +168,8 @@ pub const SPECS: &[Spec] = &[
     spec!(quiescence_plies, 0, 12, 1),
     spec!(singular_depth, 0, 30, 1),
     spec!(singular_margin, 0, 1_000, 4),
+    spec!(singular_multicut, 0, 1, 1),
+    spec!(singular_negative, 0, 1, 1),
 ];
 
 impl Params {

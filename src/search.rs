@@ -1655,7 +1655,18 @@ impl<'c, 'a> Worker<'c, 'a> {
                     if self.aborted {
                         return 0;
                     }
-                    i32::from(s < singular_beta)
+                    let params = &self.ctx.params;
+                    if s < singular_beta {
+                        1
+                    } else if params.singular_multicut > 0 && !pv_node && singular_beta >= beta {
+                        // Candidate: the hash move and another move both beat beta.
+                        return singular_beta;
+                    } else if params.singular_negative > 0 && tt_score >= beta {
+                        // Candidate: the hash move is not the only good move here.
+                        -1
+                    } else {
+                        0
+                    }
                 } else {
                     0
                 }
@@ -2151,7 +2162,7 @@ mod tests {
     }
 
     /// Every candidate on: the search still blocks a four and an open three, stays
-    /// deterministic, and the singular test alone runs (changes the tree).
+    /// deterministic, and the singular test and each of its variants run (change the tree).
     #[test]
     fn candidates_keep_the_tactics_and_determinism() {
         let mut all = Params::default();
@@ -2165,6 +2176,8 @@ mod tests {
             ("lmp_not_improving", 50),
             ("quiescence_plies", 2),
             ("singular_depth", 4),
+            ("singular_multicut", 1),
+            ("singular_negative", 1),
         ] {
             all.set(name, value).expect("in range");
         }
@@ -2225,6 +2238,12 @@ mod tests {
         let plain = best_with(&mut board(Rule::Freestyle, quiet), 8, off);
         let extended = best_with(&mut board(Rule::Freestyle, quiet), 8, singular);
         assert_ne!(plain.nodes, extended.nodes);
+        for name in ["singular_multicut", "singular_negative"] {
+            let mut more = singular;
+            more.set(name, 1).expect("in range");
+            let r = best_with(&mut board(Rule::Freestyle, quiet), 8, more);
+            assert_ne!(r.nodes, extended.nodes, "{name} changes nothing");
+        }
     }
 
     #[test]
