@@ -83,6 +83,10 @@ pub struct Params {
     /// Candidate (0 = off): when the singular test fails high and the hash move's stored score
     /// is at or above beta, the hash move is searched a ply shallower (negative extension).
     pub singular_negative: i32,
+    /// Candidate (0 = off): at a non-PV node without threats whose static evaluation is at
+    /// least this much per ply of depth above beta, the moves that make no four are searched a
+    /// ply shallower (Rapfi's fail-high reduction).
+    pub fail_high_margin: i32,
 }
 
 impl Default for Params {
@@ -112,6 +116,7 @@ impl Default for Params {
             singular_margin: 8,
             singular_multicut: 0,
             singular_negative: 0,
+            fail_high_margin: 0,
         }
     }
 }
@@ -170,6 +175,7 @@ pub const SPECS: &[Spec] = &[
     spec!(singular_margin, 0, 1_000, 4),
     spec!(singular_multicut, 0, 1, 1),
     spec!(singular_negative, 0, 1, 1),
+    spec!(fail_high_margin, 0, 2_000, 20),
 ];
 
 impl Params {

@@ -343,6 +343,8 @@ enum QuietPruning {
 struct Planned {
     mv: Pos,
     reduction: i32,
+    /// Plies less for good (no re-search at the full depth), on top of the reduction.
+    shallower: i32,
     /// Neither a threat nor a hash, killer or first move (what the history learns from).
     quiet: bool,
 }
@@ -1409,6 +1411,7 @@ impl<'c, 'a> Worker<'c, 'a> {
                 plan.push(Planned {
                     mv,
                     reduction: 0,
+                    shallower: 0,
                     quiet: false,
                 });
                 continue;
@@ -1441,6 +1444,7 @@ impl<'c, 'a> Worker<'c, 'a> {
             plan.push(Planned {
                 mv,
                 reduction,
+                shallower: 0,
                 quiet: true,
             });
         }
@@ -1460,7 +1464,7 @@ impl<'c, 'a> Worker<'c, 'a> {
         beta: Score,
         first: bool,
     ) -> Score {
-        let (next, child) = (depth - 1, ply + 1);
+        let (next, child) = (depth - 1 - planned.shallower, ply + 1);
         board.make(planned.mv);
         let score = if first {
             -self.negamax(board, next, child, -beta, -alpha)
@@ -1628,7 +1632,7 @@ impl<'c, 'a> Worker<'c, 'a> {
             })
         };
         // Never empty: the first move is never quiet.
-        let plan = self.plan(board, &list, hash_move, depth, ply, pruning);
+        let mut plan = self.plan(board, &list, hash_move, depth, ply, pruning);
         // A forced block of a four is not a real choice: it costs no depth.
         let mut depth = if list.kind == MoveKind::ForcedBlock {
             depth + 1
@@ -1673,6 +1677,21 @@ impl<'c, 'a> Worker<'c, 'a> {
             }
             _ => 0,
         };
+        // Candidate (off by default): a non-PV node whose static evaluation is far above beta
+        // will likely fail high; its moves that make no four are searched a ply shallower
+        // (Rapfi's fail-high reduction).
+        if self.ctx.params.fail_high_margin > 0
+            && !pv_node
+            && excluded.is_none()
+            && list.kind == MoveKind::Normal
+            && static_eval >= beta.saturating_add(self.ctx.params.fail_high_margin * depth)
+        {
+            for planned in plan.iter_mut() {
+                if board.threat(planned.mv, me) < Threat::Four {
+                    planned.shallower = 1;
+                }
+            }
+        }
         let alpha_raise_max_depth = self.ctx.params.alpha_raise_max_depth;
         let original_alpha = alpha;
         let mut best = -INFINITY;
@@ -1770,6 +1789,7 @@ impl<'c, 'a> Worker<'c, 'a> {
             let planned = Planned {
                 mv,
                 reduction: 0,
+                shallower: 0,
                 quiet: false,
             };
             let score = self.search_move(board, planned, depth, ply, alpha, beta, true);
@@ -2162,7 +2182,8 @@ mod tests {
     }
 
     /// Every candidate on: the search still blocks a four and an open three, stays
-    /// deterministic, and the singular test and each of its variants run (change the tree).
+    /// deterministic, and the singular test, each of its variants and the fail-high reduction
+    /// run (change the tree).
     #[test]
     fn candidates_keep_the_tactics_and_determinism() {
         let mut all = Params::default();
@@ -2178,6 +2199,7 @@ mod tests {
             ("singular_depth", 4),
             ("singular_multicut", 1),
             ("singular_negative", 1),
+            ("fail_high_margin", 60),
         ] {
             all.set(name, value).expect("in range");
         }
@@ -2238,9 +2260,13 @@ mod tests {
         let plain = best_with(&mut board(Rule::Freestyle, quiet), 8, off);
         let extended = best_with(&mut board(Rule::Freestyle, quiet), 8, singular);
         assert_ne!(plain.nodes, extended.nodes);
-        for name in ["singular_multicut", "singular_negative"] {
+        for (name, value) in [
+            ("singular_multicut", 1),
+            ("singular_negative", 1),
+            ("fail_high_margin", 60),
+        ] {
             let mut more = singular;
-            more.set(name, 1).expect("in range");
+            more.set(name, value).expect("in range");
             let r = best_with(&mut board(Rule::Freestyle, quiet), 8, more);
             assert_ne!(r.nodes, extended.nodes, "{name} changes nothing");
         }
