@@ -14,6 +14,11 @@ fn run(args: &[&str]) -> (bool, String) {
     )
 }
 
+/// How the usage texts state the bench's default depth.
+fn default_depth() -> String {
+    format!("(default {})", wuzi::bench::DEFAULT_DEPTH)
+}
+
 #[test]
 fn bench_help_prints_its_usage() {
     for help in ["--help", "-h"] {
@@ -23,7 +28,7 @@ fn bench_help_prints_its_usage() {
             text.contains("pbrain-wuzi bench [DEPTH] [THREADS]"),
             "{text}"
         );
-        assert!(text.contains("(default 6)"), "{text}");
+        assert!(text.contains(&default_depth()), "{text}");
     }
     let (ok, _) = run(&["bench", "deep"]);
     assert!(!ok, "a depth that is not a number fails");
@@ -63,5 +68,5 @@ fn a_wrong_argument_is_an_error_line_not_a_backtrace() {
         .expect("the binary runs");
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("usage: pbrain-wuzi"), "{err}");
-    assert!(err.contains("(default 6)"), "{err}");
+    assert!(err.contains(&default_depth()), "{err}");
 }
