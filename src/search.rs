@@ -13,9 +13,9 @@
 //! side that can make a five has won; a side facing two fives has lost; a side that can make a
 //! straight four while the opponent has no five wins in three plies. Forced blocks of a four cost
 //! no depth and are searched below depth 0 too, and so are the defences against an open three
-//! (down to [`Params::quiescence_plies`] plies below), so the horizon never hides a four or an open three. At a
-//! leaf where the opponent has no open three, the side to move's four-threes and double threes
-//! are searched before the static evaluation is trusted.
+//! (down to [`Params::quiescence_plies`] plies below), so the horizon never hides a four or an
+//! open three. At a leaf where the opponent has no open three, the side to move's four-threes
+//! and double threes are searched before the static evaluation is trusted.
 //!
 //! Move ordering: hash move, then threat-first ordering from move generation plus two killer
 //! moves per ply and a history score. Late quiet moves (neither making nor stopping a four or a
@@ -347,6 +347,19 @@ struct Planned {
     shallower: i32,
     /// Neither a threat nor a hash, killer or first move (what the history learns from).
     quiet: bool,
+}
+
+impl Planned {
+    /// A move searched at the full depth and not quiet (a threat, the first, hash or killer
+    /// move, a double threat at a leaf).
+    fn full(mv: Pos) -> Planned {
+        Planned {
+            mv,
+            reduction: 0,
+            shallower: 0,
+            quiet: false,
+        }
+    }
 }
 
 /// One thread's search state: the node count not yet flushed, and whether it has stopped.
@@ -1408,12 +1421,7 @@ impl<'c, 'a> Worker<'c, 'a> {
                 && board.threat(mv, opp) <= Threat::Three
                 && !self.heur.is_killer(ply, mv);
             if !quiet {
-                plan.push(Planned {
-                    mv,
-                    reduction: 0,
-                    shallower: 0,
-                    quiet: false,
-                });
+                plan.push(Planned::full(mv));
                 continue;
             }
             quiet_seen += 1;
@@ -1641,8 +1649,8 @@ impl<'c, 'a> Worker<'c, 'a> {
         };
         let extension = match (hash_move, hash_entry) {
             (Some(mv), Some(entry))
-                if self.ctx.params.singular_depth > 0
-                    && depth >= self.ctx.params.singular_depth.max(2)
+                if params.singular_depth > 0
+                    && depth >= params.singular_depth.max(2)
                     && excluded.is_none()
                     && list.kind != MoveKind::ForcedBlock
                     && plan.len() > 1
@@ -1651,7 +1659,7 @@ impl<'c, 'a> Worker<'c, 'a> {
                     && entry.depth >= depth - 3 =>
             {
                 let tt_score = score_from_tt(entry.score, ply);
-                let singular_beta = tt_score - self.ctx.params.singular_margin * depth;
+                let singular_beta = tt_score - params.singular_margin * depth;
                 if tt_score.abs() < WIN_THRESHOLD {
                     self.excluded = Some((ply, mv));
                     let s = self.negamax(board, depth / 2, ply, singular_beta - 1, singular_beta);
@@ -1659,7 +1667,6 @@ impl<'c, 'a> Worker<'c, 'a> {
                     if self.aborted {
                         return 0;
                     }
-                    let params = &self.ctx.params;
                     if s < singular_beta {
                         1
                     } else if params.singular_multicut > 0 && !pv_node && singular_beta >= beta {
@@ -1680,11 +1687,11 @@ impl<'c, 'a> Worker<'c, 'a> {
         // Candidate (off by default): a non-PV node whose static evaluation is far above beta
         // will likely fail high; its moves that make no four are searched a ply shallower
         // (Rapfi's fail-high reduction).
-        if self.ctx.params.fail_high_margin > 0
+        if params.fail_high_margin > 0
             && !pv_node
             && excluded.is_none()
             && list.kind == MoveKind::Normal
-            && static_eval >= beta.saturating_add(self.ctx.params.fail_high_margin * depth)
+            && static_eval >= beta.saturating_add(params.fail_high_margin * depth)
         {
             for planned in plan.iter_mut() {
                 if board.threat(planned.mv, me) < Threat::Four {
@@ -1692,7 +1699,7 @@ impl<'c, 'a> Worker<'c, 'a> {
                 }
             }
         }
-        let alpha_raise_max_depth = self.ctx.params.alpha_raise_max_depth;
+        let alpha_raise_max_depth = params.alpha_raise_max_depth;
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
@@ -1786,13 +1793,7 @@ impl<'c, 'a> Worker<'c, 'a> {
             if !movegen::is_legal(board, mv) {
                 continue;
             }
-            let planned = Planned {
-                mv,
-                reduction: 0,
-                shallower: 0,
-                quiet: false,
-            };
-            let score = self.search_move(board, planned, depth, ply, alpha, beta, true);
+            let score = self.search_move(board, Planned::full(mv), depth, ply, alpha, beta, true);
             if self.aborted {
                 return 0;
             }
