@@ -3,13 +3,19 @@
 //! Each engine runs as a child process with three helper threads: a writer (so a brain that
 //! stops reading its stdin can never block the arena), a reader that splits stdout into lines
 //! (CR, LF or CR LF; invalid UTF-8 decoded lossily; time-stamped on arrival) and sends them over
-//! a channel, and a stderr drain (into the I/O log when one is kept). Every wait on an engine
+//! a channel, and a stderr reader (into the I/O log when one is kept). Every wait on an engine
 //! has a deadline, and an engine that misses one is killed, so the arena never hangs.
 //!
 //! While waiting for an answer the arena skips the lines a brain may print besides it
 //! (protocol.md §1.1, §1.4): `MESSAGE`, `DEBUG`, `ERROR`, `UNKNOWN`, `INFO` (Rapfi's search
 //! detail), `OK`, and ABOUT-style `name="…"` lines. The ABOUT answer is the first line that
 //! contains `name=`, not the first line printed, so a start-up banner does not break it.
+//!
+//! What a brain says about trouble is passed on as warnings on the arena's stderr, each distinct
+//! line once per engine process (at most [`MAX_NOTICES`] of them): its `ERROR` lines on stdout
+//! and every line of its stderr. A brain that refuses an `INFO` (an `option.` it does not know,
+//! a value out of range) plays on with its defaults, so without them a tuning match would
+//! silently measure nothing.
 
 use std::{
     fs::File,
@@ -115,6 +121,69 @@ pub fn is_chatter(line: &str) -> bool {
         || is_about_line(line)
 }
 
+/// True for an `ERROR` line (any case): the brain refused a command.
+fn is_refusal(line: &str) -> bool {
+    line.get(..5)
+        .map_or(false, |w| w.eq_ignore_ascii_case("ERROR"))
+}
+
+/// Most distinct lines passed on per engine process ([`Notices`]).
+pub const MAX_NOTICES: usize = 20;
+
+/// The distinct lines of one engine process passed on as warnings: its `ERROR` lines and its
+/// stderr. Shared by the engine's two readers.
+#[derive(Clone)]
+struct Notices {
+    tag: String,
+    /// The lines passed on, each with its [`notice_key`]; a last empty entry once the rest are
+    /// no longer shown.
+    seen: Arc<Mutex<Vec<(String, String)>>>,
+}
+
+/// What makes two notices the same: the line without a leading `[…]` group (a log record's
+/// time stamp and level, as env_logger writes them).
+fn notice_key(line: &str) -> &str {
+    match line.strip_prefix('[').and_then(|rest| rest.split_once(']')) {
+        Some((_, after)) => after.trim_start(),
+        None => line,
+    }
+}
+
+impl Notices {
+    /// Warns about `line` unless one like it was seen before or [`MAX_NOTICES`] lines were
+    /// passed on.
+    fn note(&self, line: &str) {
+        let line = line.trim();
+        let key = notice_key(line);
+        let mut seen = match self.seen.lock() {
+            Ok(seen) => seen,
+            Err(_) => return,
+        };
+        if line.is_empty() || seen.len() > MAX_NOTICES || seen.iter().any(|(k, _)| k == key) {
+            return;
+        }
+        if seen.len() == MAX_NOTICES {
+            warn!("{}: further stderr and ERROR lines not shown", self.tag);
+            seen.push((String::new(), String::new()));
+        } else {
+            warn!("{}: {line}", self.tag);
+            seen.push((key.to_string(), line.to_string()));
+        }
+    }
+
+    fn lines(&self) -> Vec<String> {
+        self.seen
+            .lock()
+            .map(|s| {
+                s.iter()
+                    .filter(|(_, l)| !l.is_empty())
+                    .map(|(_, l)| l.clone())
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+}
+
 /// How long the arena waits for a `name=` line after a plain-text ABOUT answer.
 pub const PLAIN_ABOUT_GRACE: Duration = Duration::from_millis(300);
 
@@ -153,13 +222,17 @@ pub struct Engine {
     log: Option<IoLog>,
     alive: bool,
     about: Option<String>,
+    notices: Notices,
 }
 
+/// Reads the engine's stdout (lines go to `tx`, its `ERROR` lines also to `notices`) or its
+/// stderr (lines go to `notices`).
 fn reader_thread<R: Read + Send + 'static>(
     mut input: R,
     tx: mpsc::Sender<Event>,
     tag: String,
     log: Option<IoLog>,
+    notices: Notices,
     stderr: bool,
 ) {
     let _ = thread::Builder::new()
@@ -180,6 +253,9 @@ fn reader_thread<R: Read + Send + 'static>(
                             line.clear();
                             if let Some(log) = &log {
                                 log.line(&tag, if stderr { "!" } else { "<" }, &text);
+                            }
+                            if stderr || is_refusal(text.trim()) {
+                                notices.note(&text);
                             }
                             if !stderr && tx.send(Event::Line(text, at)).is_err() {
                                 return;
@@ -211,11 +287,7 @@ impl Engine {
         cmd.args(&spec.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(if log.is_some() {
-                Stdio::piped()
-            } else {
-                Stdio::null()
-            });
+            .stderr(Stdio::piped());
         if let Some(dir) = &spec.dir {
             cmd.current_dir(dir);
         }
@@ -229,9 +301,27 @@ impl Engine {
             .take()
             .ok_or_else(|| io::Error::new(io::ErrorKind::Other, "no stdin pipe"))?;
         let (tx, from_engine) = mpsc::channel();
-        reader_thread(stdout, tx.clone(), tag.to_string(), log.clone(), false);
+        let notices = Notices {
+            tag: tag.to_string(),
+            seen: Arc::new(Mutex::new(Vec::new())),
+        };
+        reader_thread(
+            stdout,
+            tx.clone(),
+            tag.to_string(),
+            log.clone(),
+            notices.clone(),
+            false,
+        );
         if let Some(stderr) = child.stderr.take() {
-            reader_thread(stderr, tx, tag.to_string(), log.clone(), true);
+            reader_thread(
+                stderr,
+                tx,
+                tag.to_string(),
+                log.clone(),
+                notices.clone(),
+                true,
+            );
         }
         let (to_engine, rx) = mpsc::channel::<String>();
         let _ = thread::Builder::new()
@@ -257,6 +347,7 @@ impl Engine {
             log,
             alive: true,
             about: None,
+            notices,
         })
     }
 
@@ -311,6 +402,11 @@ impl Engine {
             }
             Err(mpsc::RecvTimeoutError::Timeout) => Err(false),
         }
+    }
+
+    /// The distinct `ERROR` and stderr lines passed on so far, in order of arrival.
+    pub fn notices(&self) -> Vec<String> {
+        self.notices.lines()
     }
 
     /// Describes how the process ended, for a crash report.
@@ -523,6 +619,47 @@ impl Drop for Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn refusals_and_stderr_are_passed_on_once_each() {
+        let script = "read a; echo 'ERROR no param x'; echo '[t1 WARN] x' >&2; read b; \
+                      echo 'error NO PARAM X'; echo 'ERROR no param x'; echo '[t2 WARN] x' >&2; \
+                      echo 'MESSAGE ERRORS none'; sleep 0.2; for i in $(seq 30); do echo \"s$i\" >&2; done; \
+                      sleep 0.2; echo 7,7; read c";
+        let spec = EngineSpec {
+            name: "r".to_string(),
+            program: "bash".to_string(),
+            args: vec!["-c".to_string(), script.to_string()],
+            dir: None,
+            infos: Vec::new(),
+            tc: TimeControl {
+                turn_ms: 1000,
+                game_ms: 0,
+                inc_ms: 0,
+            },
+        };
+        let mut engine = Engine::spawn(&spec, "r", None).expect("bash runs");
+        let deadline = Instant::now() + Duration::from_secs(10);
+        engine.send("INFO param_x 1");
+        let first = engine.next_line(deadline).map(|l| l.0);
+        assert_eq!(first.as_deref(), Ok("ERROR no param x"));
+        engine.send("INFO param_x 2");
+        while let Ok((line, _)) = engine.next_line(deadline) {
+            if line == "7,7" {
+                break;
+            }
+        }
+        let notices = engine.notices();
+        assert_eq!(notices.len(), MAX_NOTICES, "{notices:?}");
+        let count = |l: &str| notices.iter().filter(|n| *n == l).count();
+        assert_eq!(count("ERROR no param x"), 1, "{notices:?}");
+        assert_eq!(count("error NO PARAM X"), 1, "{notices:?}");
+        assert_eq!(count("[t1 WARN] x"), 1, "{notices:?}");
+        assert_eq!(count("[t2 WARN] x"), 0, "{notices:?}");
+        assert_eq!(count("MESSAGE ERRORS none"), 0, "{notices:?}");
+        assert!(!notices.iter().any(|n| n == "s30"), "{notices:?}");
+        engine.quit();
+    }
 
     #[test]
     fn chatter_lines() {
