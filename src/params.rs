@@ -87,6 +87,13 @@ pub struct Params {
     /// least this much per ply of depth above beta, the moves that make no four are searched a
     /// ply shallower (Rapfi's fail-high reduction).
     pub fail_high_margin: i32,
+    /// Candidate (0 = off): at a non-PV node whose singular test fails low by more than this,
+    /// the hash move is searched two plies deeper instead of one, while the path holds fewer
+    /// than eight such extra plies (Rapfi's double singular extension).
+    pub singular_double: i32,
+    /// Candidate (0 = off): a reduced move whose reduced search beats alpha by more than this
+    /// is re-searched a ply deeper than its full depth (Rapfi's LMR extension).
+    pub lmr_deeper: i32,
 }
 
 impl Default for Params {
@@ -117,6 +124,8 @@ impl Default for Params {
             singular_multicut: 0,
             singular_negative: 0,
             fail_high_margin: 0,
+            singular_double: 0,
+            lmr_deeper: 0,
         }
     }
 }
@@ -176,6 +185,8 @@ pub const SPECS: &[Spec] = &[
     spec!(singular_multicut, 0, 1, 1),
     spec!(singular_negative, 0, 1, 1),
     spec!(fail_high_margin, 0, 2_000, 20),
+    spec!(singular_double, 0, 2_000, 20),
+    spec!(lmr_deeper, 0, 2_000, 20),
 ];
 
 impl Params {

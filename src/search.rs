@@ -345,6 +345,8 @@ struct Planned {
     reduction: i32,
     /// Plies less for good (no re-search at the full depth), on top of the reduction.
     shallower: i32,
+    /// Plies more (the singular extension of the hash move).
+    extension: i32,
     /// Neither a threat nor a hash, killer or first move (what the history learns from).
     quiet: bool,
 }
@@ -357,6 +359,7 @@ impl Planned {
             mv,
             reduction: 0,
             shallower: 0,
+            extension: 0,
             quiet: false,
         }
     }
@@ -374,6 +377,9 @@ struct Worker<'c, 'a> {
     heur: Heuristics,
     /// Static evaluation of each node on the current path, by ply (for the improving test).
     evals: Vec<Score>,
+    /// Plies of extension beyond one per move on the current path, by ply (the double
+    /// singular extension's budget).
+    extra: Vec<i32>,
     /// The move the next node at this ply must leave out (the singular test's search).
     excluded: Option<(i32, Pos)>,
 }
@@ -913,6 +919,7 @@ impl<'c, 'a> Worker<'c, 'a> {
             cancel,
             heur,
             evals: vec![0; MAX_PLY as usize + 1],
+            extra: vec![0; MAX_PLY as usize + 2],
             excluded: None,
         }
     }
@@ -1265,6 +1272,7 @@ impl<'c, 'a> Worker<'c, 'a> {
             let high = (bias + distance).min(INFINITY);
             board.make(first);
             board.make(second);
+            self.extra[2] = 0;
             let score = self.negamax(board, depth - 2, 2, low, high);
             board.undo();
             board.undo();
@@ -1313,7 +1321,7 @@ impl<'c, 'a> Worker<'c, 'a> {
         let next = AtomicUsize::new(0);
         let ctx = self.ctx;
         let heur = &self.heur;
-        let evals = &self.evals;
+        let (evals, extra) = (&self.evals, &self.extra);
         let mut cancel: Vec<&AtomicBool> = self.cancel.clone();
         cancel.push(&cutoff);
         let split = Split {
@@ -1341,11 +1349,13 @@ impl<'c, 'a> Worker<'c, 'a> {
                         let mut local = template.clone();
                         let mut worker = Worker::new(ctx, cancel.clone(), heur.clone());
                         worker.evals.clone_from(evals);
+                        worker.extra.clone_from(extra);
                         split.run(&mut worker, &mut local);
                     });
                 }
                 let mut worker = Worker::new(ctx, cancel.clone(), heur.clone());
                 worker.evals.clone_from(evals);
+                worker.extra.clone_from(extra);
                 split.run(&mut worker, board);
             });
         });
@@ -1453,6 +1463,7 @@ impl<'c, 'a> Worker<'c, 'a> {
                 mv,
                 reduction,
                 shallower: 0,
+                extension: 0,
                 quiet: true,
             });
         }
@@ -1472,13 +1483,23 @@ impl<'c, 'a> Worker<'c, 'a> {
         beta: Score,
         first: bool,
     ) -> Score {
-        let (next, child) = (depth - 1 - planned.shallower, ply + 1);
+        let next = depth - 1 - planned.shallower + planned.extension;
+        let child = ply + 1;
+        self.extra[child as usize] = self.extra[ply as usize] + (planned.extension - 1).max(0);
         board.make(planned.mv);
         let score = if first {
             -self.negamax(board, next, child, -beta, -alpha)
         } else {
             let mut s = -self.negamax(board, next - planned.reduction, child, -alpha - 1, -alpha);
             if planned.reduction > 0 && s > alpha && !self.aborted {
+                // Candidate (off by default): a reduced move that beats alpha by far is
+                // searched a ply deeper than planned (Rapfi's LMR extension).
+                let deeper = self.ctx.params.lmr_deeper;
+                let next = if deeper > 0 && s > alpha.saturating_add(deeper) {
+                    next + 1
+                } else {
+                    next
+                };
                 s = -self.negamax(board, next, child, -alpha - 1, -alpha);
             }
             if s > alpha && s < beta && !self.aborted {
@@ -1668,7 +1689,18 @@ impl<'c, 'a> Worker<'c, 'a> {
                         return 0;
                     }
                     if s < singular_beta {
-                        1
+                        // Candidate (off by default): a hash move far better than every other
+                        // move at a non-PV node is searched two plies deeper, a few times per
+                        // path at most (Rapfi's double singular extension).
+                        if params.singular_double > 0
+                            && !pv_node
+                            && s < singular_beta - params.singular_double
+                            && self.extra[ply as usize] < DOUBLE_EXTENSION_PLIES
+                        {
+                            2
+                        } else {
+                            1
+                        }
                     } else if params.singular_multicut > 0 && !pv_node && singular_beta >= beta {
                         // Candidate: the hash move and another move both beat beta.
                         return singular_beta;
@@ -1719,7 +1751,11 @@ impl<'c, 'a> Worker<'c, 'a> {
                 }
             }
             let score = if i == 0 {
-                self.search_move(board, planned, depth + extension, ply, alpha, beta, true)
+                let planned = Planned {
+                    extension,
+                    ..planned
+                };
+                self.search_move(board, planned, depth, ply, alpha, beta, true)
             } else {
                 self.search_move(board, planned, depth, ply, alpha, beta, false)
             };
@@ -1810,6 +1846,9 @@ impl<'c, 'a> Worker<'c, 'a> {
         best
     }
 }
+
+/// Most plies of double singular extension on one path (Rapfi allows about ten).
+const DOUBLE_EXTENSION_PLIES: i32 = 8;
 
 /// The logarithmic late-move reduction (`lmr_log` hundredths of ln(depth)·ln(move number)),
 /// in whole plies.
@@ -2183,8 +2222,8 @@ mod tests {
     }
 
     /// Every candidate on: the search still blocks a four and an open three, stays
-    /// deterministic, and the singular test, each of its variants and the fail-high reduction
-    /// run (change the tree).
+    /// deterministic, and the singular test, each of its variants, the fail-high reduction and
+    /// the late-move extension run (change the tree).
     #[test]
     fn candidates_keep_the_tactics_and_determinism() {
         let mut all = Params::default();
@@ -2201,6 +2240,8 @@ mod tests {
             ("singular_multicut", 1),
             ("singular_negative", 1),
             ("fail_high_margin", 60),
+            ("singular_double", 40),
+            ("lmr_deeper", 100),
         ] {
             all.set(name, value).expect("in range");
         }
@@ -2265,6 +2306,8 @@ mod tests {
             ("singular_multicut", 1),
             ("singular_negative", 1),
             ("fail_high_margin", 60),
+            ("singular_double", 40),
+            ("lmr_deeper", 100),
         ] {
             let mut more = singular;
             more.set(name, value).expect("in range");
