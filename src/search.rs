@@ -345,7 +345,8 @@ struct Planned {
     reduction: i32,
     /// Plies less for good (no re-search at the full depth), on top of the reduction.
     shallower: i32,
-    /// Plies more (the singular extension of the hash move).
+    /// Plies more: the hash move's singular extension (1, or 2 when doubled; −1 when the
+    /// negative extension applies).
     extension: i32,
     /// Neither a threat nor a hash, killer or first move (what the history learns from).
     quiet: bool,
@@ -1272,6 +1273,7 @@ impl<'c, 'a> Worker<'c, 'a> {
             let high = (bias + distance).min(INFINITY);
             board.make(first);
             board.make(second);
+            // No extension lies above a balanced pair.
             self.extra[2] = 0;
             let score = self.negamax(board, depth - 2, 2, low, high);
             board.undo();
@@ -2222,8 +2224,8 @@ mod tests {
     }
 
     /// Every candidate on: the search still blocks a four and an open three, stays
-    /// deterministic, and the singular test, each of its variants, the fail-high reduction and
-    /// the late-move extension run (change the tree).
+    /// deterministic, and the singular test, each of its variants (the double extension
+    /// among them), the fail-high reduction and the late-move extension run (change the tree).
     #[test]
     fn candidates_keep_the_tactics_and_determinism() {
         let mut all = Params::default();
