@@ -135,9 +135,8 @@ pub const MAX_NOTICES: usize = 20;
 #[derive(Clone)]
 struct Notices {
     tag: String,
-    /// The lines passed on, each with its [`notice_key`]; a last empty entry once the rest are
-    /// no longer shown.
-    seen: Arc<Mutex<Vec<(String, String)>>>,
+    /// The lines passed on, and whether the cap was reached (the rest are not shown).
+    seen: Arc<Mutex<(Vec<String>, bool)>>,
 }
 
 /// What makes two notices the same: the line without a leading `[…]` group (a log record's
@@ -155,32 +154,25 @@ impl Notices {
     fn note(&self, line: &str) {
         let line = line.trim();
         let key = notice_key(line);
-        let mut seen = match self.seen.lock() {
-            Ok(seen) => seen,
+        let mut guard = match self.seen.lock() {
+            Ok(guard) => guard,
             Err(_) => return,
         };
-        if line.is_empty() || seen.len() > MAX_NOTICES || seen.iter().any(|(k, _)| k == key) {
+        let (lines, capped) = &mut *guard;
+        if line.is_empty() || *capped || lines.iter().any(|l| notice_key(l) == key) {
             return;
         }
-        if seen.len() == MAX_NOTICES {
+        if lines.len() == MAX_NOTICES {
             warn!("{}: further stderr and ERROR lines not shown", self.tag);
-            seen.push((String::new(), String::new()));
+            *capped = true;
         } else {
             warn!("{}: {line}", self.tag);
-            seen.push((key.to_string(), line.to_string()));
+            lines.push(line.to_string());
         }
     }
 
     fn lines(&self) -> Vec<String> {
-        self.seen
-            .lock()
-            .map(|s| {
-                s.iter()
-                    .filter(|(_, l)| !l.is_empty())
-                    .map(|(_, l)| l.clone())
-                    .collect()
-            })
-            .unwrap_or_default()
+        self.seen.lock().map(|s| s.0.clone()).unwrap_or_default()
     }
 }
 
@@ -303,7 +295,7 @@ impl Engine {
         let (tx, from_engine) = mpsc::channel();
         let notices = Notices {
             tag: tag.to_string(),
-            seen: Arc::new(Mutex::new(Vec::new())),
+            seen: Arc::new(Mutex::new((Vec::new(), false))),
         };
         reader_thread(
             stdout,
@@ -478,7 +470,7 @@ impl Engine {
                     if t.eq_ignore_ascii_case("OK") {
                         return Ok(());
                     }
-                    if t.to_ascii_uppercase().starts_with("ERROR") {
+                    if is_refusal(t) {
                         return Err(Failure::NoAnswer(format!("refused START {size}: {t}")));
                     }
                     if !is_chatter(t) {
