@@ -94,6 +94,11 @@ pub struct Params {
     /// Candidate (0 = off): a reduced move whose reduced search beats alpha by more than this
     /// is re-searched a ply deeper than its full depth (Rapfi's LMR extension).
     pub lmr_deeper: i32,
+    /// Candidate (0 = off): at a non-PV node one or two plies from the horizon whose static
+    /// evaluation is below alpha by more than this (a third more at two plies), the node is
+    /// decided by the leaf search (the evaluation and the double threats) alone (Rapfi's
+    /// razoring).
+    pub razor_margin: i32,
 }
 
 impl Default for Params {
@@ -126,6 +131,7 @@ impl Default for Params {
             fail_high_margin: 0,
             singular_double: 0,
             lmr_deeper: 0,
+            razor_margin: 0,
         }
     }
 }
@@ -187,6 +193,7 @@ pub const SPECS: &[Spec] = &[
     spec!(fail_high_margin, 0, 2_000, 20),
     spec!(singular_double, 0, 2_000, 20),
     spec!(lmr_deeper, 0, 2_000, 20),
+    spec!(razor_margin, 0, 2_000, 20),
 ];
 
 impl Params {

@@ -1614,12 +1614,27 @@ impl<'c, 'a> Worker<'c, 'a> {
         if !pv_node
             && excluded.is_none()
             && depth >= 1
-            && depth <= params.rfp_depth.max(params.futility_depth)
+            && depth <= params.rfp_depth.max(params.futility_depth).max(RAZOR_DEPTH)
             && opp_fives == 0
             && board.threat_count(opp, Threat::FlexFour) == 0
         {
             if depth <= params.rfp_depth && static_eval - params.rfp_margin * depth >= beta {
                 return static_eval;
+            }
+            // Candidate (off by default): far below alpha near the horizon, only a double
+            // threat could save the node; the leaf search decides (Rapfi's razoring).
+            if params.razor_margin > 0
+                && depth <= RAZOR_DEPTH
+                && alpha.abs() < WIN_THRESHOLD
+                && static_eval + params.razor_margin * (depth + 2) / 3 < alpha
+            {
+                let s = self.double_threat_leaf(board, 0, ply, alpha - 1, alpha);
+                if self.aborted {
+                    return 0;
+                }
+                if s < alpha {
+                    return s;
+                }
             }
             futile = depth <= params.futility_depth
                 && static_eval + params.futility_margin * depth <= alpha;
@@ -1848,6 +1863,9 @@ impl<'c, 'a> Worker<'c, 'a> {
         best
     }
 }
+
+/// The deepest node that razoring (the `razor_margin` candidate) may decide by the leaf search.
+const RAZOR_DEPTH: i32 = 2;
 
 /// Most plies of double singular extension on one path (Rapfi allows about ten).
 const DOUBLE_EXTENSION_PLIES: i32 = 8;
@@ -2225,7 +2243,8 @@ mod tests {
 
     /// Every candidate on: the search still blocks a four and an open three, stays
     /// deterministic, and the singular test, each of its variants (the double extension
-    /// among them), the fail-high reduction and the late-move extension run (change the tree).
+    /// among them), the fail-high reduction, the late-move extension and razoring run (change
+    /// the tree).
     #[test]
     fn candidates_keep_the_tactics_and_determinism() {
         let mut all = Params::default();
@@ -2244,6 +2263,7 @@ mod tests {
             ("fail_high_margin", 60),
             ("singular_double", 40),
             ("lmr_deeper", 100),
+            ("razor_margin", 150),
         ] {
             all.set(name, value).expect("in range");
         }
@@ -2310,6 +2330,7 @@ mod tests {
             ("fail_high_margin", 60),
             ("singular_double", 40),
             ("lmr_deeper", 100),
+            ("razor_margin", 150),
         ] {
             let mut more = singular;
             more.set(name, value).expect("in range");
