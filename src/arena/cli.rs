@@ -59,7 +59,8 @@ GAMES:
                             colours swapped); --games, when given, caps the total
     --concurrency N         games played at the same time (default 1); each game has its own
                             engine processes, started once and reused (START each game)
-    --draw-after N          draw when N stones are on the board (default: full board only)
+    --draw-after N          draw when N stones are on the board (default: full board only;
+                            the Gomocup judge draws renju at size² − 25, 200 on 15×15)
     --send-board            send the whole BOARD before every move instead of TURN
 
 TIME (T = milliseconds, or with a unit: 250ms, 1.5s, 2m):
