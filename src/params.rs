@@ -99,6 +99,10 @@ pub struct Params {
     /// decided by the leaf search (the evaluation and the double threats) alone (Rapfi's
     /// razoring).
     pub razor_margin: i32,
+    /// Candidate (0 = off): a reduced quiet move whose history score (the sum of depth² over
+    /// the cut-offs it made in this search) is at least this is reduced a ply less; one that
+    /// has made no cut-off yet, a ply more (Rapfi's history term in its reductions).
+    pub history_reduction: i32,
 }
 
 impl Default for Params {
@@ -132,6 +136,7 @@ impl Default for Params {
             singular_double: 0,
             lmr_deeper: 0,
             razor_margin: 0,
+            history_reduction: 0,
         }
     }
 }
@@ -194,6 +199,7 @@ pub const SPECS: &[Spec] = &[
     spec!(singular_double, 0, 2_000, 20),
     spec!(lmr_deeper, 0, 2_000, 20),
     spec!(razor_margin, 0, 2_000, 20),
+    spec!(history_reduction, 0, 1 << 20, 128),
 ];
 
 impl Params {

@@ -1416,6 +1416,7 @@ impl<'c, 'a> Worker<'c, 'a> {
         let lmr_first_move = self.ctx.params.lmr_first_move.max(0) as usize;
         let lmr_log = self.ctx.params.lmr_log;
         let policy_reduction = self.ctx.params.policy_reduction;
+        let history_reduction = self.ctx.params.history_reduction;
         let best_value = if policy_reduction > 0 && list.kind == MoveKind::Normal {
             list.moves
                 .iter()
@@ -1456,8 +1457,17 @@ impl<'c, 'a> Worker<'c, 'a> {
                     let shortfall = best_value - movegen::pattern_value(board, mv).min(best_value);
                     r += policy_reduction * shortfall / best_value / 100;
                 }
+                // Candidate (off by default): a move that has refuted other nodes of this
+                // search is reduced less, one that never has, more.
+                if history_reduction > 0 {
+                    match self.heur.history[mv.index()][me.index()] {
+                        0 => r += 1,
+                        h if h >= history_reduction => r -= 1,
+                        _ => {}
+                    }
+                }
                 // The fixed reduction (at most 2, from depth 6) never exceeds this.
-                r.min(depth - 2)
+                r.clamp(0, depth - 2)
             } else {
                 0
             };
@@ -2266,6 +2276,7 @@ mod tests {
             ("singular_double", 40),
             ("lmr_deeper", 100),
             ("razor_margin", 150),
+            ("history_reduction", 1_024),
         ] {
             all.set(name, value).expect("in range");
         }
@@ -2333,6 +2344,7 @@ mod tests {
             ("singular_double", 40),
             ("lmr_deeper", 100),
             ("razor_margin", 150),
+            ("history_reduction", 1_024),
         ] {
             let mut more = singular;
             more.set(name, value).expect("in range");
