@@ -103,6 +103,9 @@ pub struct Params {
     /// the cut-offs it made in this search) is at least this is reduced a ply less; one that
     /// has made no cut-off yet, a ply more (Rapfi's history term in its reductions).
     pub history_reduction: i32,
+    /// Candidate (0 = off): plies more of reduction for the reduced quiet moves of a node that
+    /// is expected to fail high (a cut node; Rapfi's reduction for its non-killer moves).
+    pub cut_reduction: i32,
 }
 
 impl Default for Params {
@@ -137,6 +140,7 @@ impl Default for Params {
             lmr_deeper: 0,
             razor_margin: 0,
             history_reduction: 0,
+            cut_reduction: 0,
         }
     }
 }
@@ -200,6 +204,7 @@ pub const SPECS: &[Spec] = &[
     spec!(lmr_deeper, 0, 2_000, 20),
     spec!(razor_margin, 0, 2_000, 20),
     spec!(history_reduction, 0, 1 << 20, 128),
+    spec!(cut_reduction, 0, 3, 1),
 ];
 
 impl Params {

@@ -851,6 +851,8 @@ struct Split<'s> {
     depth: i32,
     ply: i32,
     beta: Score,
+    /// Whether the node is a cut node.
+    cut: bool,
     /// Best (score, index) so far, packed; starts at (alpha, none).
     best: &'s AtomicU64,
     /// Set when a move reaches `beta`: the rest of the split is not needed.
@@ -882,6 +884,7 @@ impl Split<'_> {
                 bound,
                 self.beta,
                 false,
+                self.cut,
             );
             worker.flush();
             if worker.aborted {
@@ -948,11 +951,11 @@ impl<'c, 'a> Worker<'c, 'a> {
     ) -> Score {
         board.make(mv);
         let score = if first {
-            -self.negamax(board, depth - 1, 1, -beta, -threshold)
+            -self.negamax(board, depth - 1, 1, -beta, -threshold, false)
         } else {
-            let s = -self.negamax(board, depth - 1, 1, -threshold - 1, -threshold);
+            let s = -self.negamax(board, depth - 1, 1, -threshold - 1, -threshold, true);
             if s > threshold && s < beta && !self.aborted {
-                -self.negamax(board, depth - 1, 1, -beta, -threshold)
+                -self.negamax(board, depth - 1, 1, -beta, -threshold, false)
             } else {
                 s
             }
@@ -1228,7 +1231,7 @@ impl<'c, 'a> Worker<'c, 'a> {
             let high = (bias + distance).min(INFINITY);
             observe(Progress::Enter { depth, mv });
             board.make(mv);
-            let score = -self.negamax(board, depth - 1, 1, -high, -low);
+            let score = -self.negamax(board, depth - 1, 1, -high, -low, false);
             board.undo();
             if self.aborted {
                 break;
@@ -1275,7 +1278,7 @@ impl<'c, 'a> Worker<'c, 'a> {
             board.make(second);
             // No extension lies above a balanced pair.
             self.extra[2] = 0;
-            let score = self.negamax(board, depth - 2, 2, low, high);
+            let score = self.negamax(board, depth - 2, 2, low, high, false);
             board.undo();
             board.undo();
             if self.aborted {
@@ -1313,8 +1316,8 @@ impl<'c, 'a> Worker<'c, 'a> {
         moves: &[Planned],
         depth: i32,
         ply: i32,
-        alpha: Score,
-        beta: Score,
+        (alpha, beta): (Score, Score),
+        cut: bool,
         pool: &rayon::ThreadPool,
     ) -> (Score, Option<Pos>) {
         self.flush();
@@ -1331,6 +1334,7 @@ impl<'c, 'a> Worker<'c, 'a> {
             depth,
             ply,
             beta,
+            cut,
             best: &shared_best,
             cutoff: &cutoff,
             next: &next,
@@ -1405,8 +1409,8 @@ impl<'c, 'a> Worker<'c, 'a> {
         board: &Board,
         list: &movegen::MoveList,
         hash_move: Option<Pos>,
-        depth: i32,
-        ply: i32,
+        (depth, ply): (i32, i32),
+        cut: bool,
         pruning: QuietPruning,
     ) -> Vec<Planned> {
         let me = board.side_to_move();
@@ -1417,6 +1421,11 @@ impl<'c, 'a> Worker<'c, 'a> {
         let lmr_log = self.ctx.params.lmr_log;
         let policy_reduction = self.ctx.params.policy_reduction;
         let history_reduction = self.ctx.params.history_reduction;
+        let cut_reduction = if cut {
+            self.ctx.params.cut_reduction
+        } else {
+            0
+        };
         let best_value = if policy_reduction > 0 && list.kind == MoveKind::Normal {
             list.moves
                 .iter()
@@ -1466,6 +1475,8 @@ impl<'c, 'a> Worker<'c, 'a> {
                         _ => {}
                     }
                 }
+                // Candidate (off by default): at a cut node, more.
+                r += cut_reduction;
                 // The fixed reduction (at most 2, from depth 6) never exceeds this.
                 r.clamp(0, depth - 2)
             } else {
@@ -1494,15 +1505,27 @@ impl<'c, 'a> Worker<'c, 'a> {
         alpha: Score,
         beta: Score,
         first: bool,
+        cut: bool,
     ) -> Score {
         let next = depth - 1 - planned.shallower + planned.extension;
         let child = ply + 1;
         self.extra[child as usize] = self.extra[ply as usize] + (planned.extension - 1).max(0);
         board.make(planned.mv);
+        // The child's expected kind: a PV node's first child is a PV node; a reduced search
+        // expects a cut-off below, a null-window search at full depth the opposite of this
+        // node's kind.
+        let pv = beta - alpha > 1;
         let score = if first {
-            -self.negamax(board, next, child, -beta, -alpha)
+            -self.negamax(board, next, child, -beta, -alpha, !pv && !cut)
         } else {
-            let mut s = -self.negamax(board, next - planned.reduction, child, -alpha - 1, -alpha);
+            let mut s = -self.negamax(
+                board,
+                next - planned.reduction,
+                child,
+                -alpha - 1,
+                -alpha,
+                planned.reduction > 0 || !cut,
+            );
             if planned.reduction > 0 && s > alpha && !self.aborted {
                 // Candidate (off by default): a reduced move that beats alpha by far is
                 // searched a ply deeper than planned (Rapfi's LMR extension).
@@ -1512,10 +1535,10 @@ impl<'c, 'a> Worker<'c, 'a> {
                 } else {
                     next
                 };
-                s = -self.negamax(board, next, child, -alpha - 1, -alpha);
+                s = -self.negamax(board, next, child, -alpha - 1, -alpha, !cut);
             }
             if s > alpha && s < beta && !self.aborted {
-                s = -self.negamax(board, next, child, -beta, -alpha);
+                s = -self.negamax(board, next, child, -beta, -alpha, false);
             }
             s
         };
@@ -1523,6 +1546,8 @@ impl<'c, 'a> Worker<'c, 'a> {
         score
     }
 
+    /// `cut`: this node is expected to fail high (a cut node: below a null-window search that
+    /// was reduced, or the opposite of an all node); only the late-move reductions read it.
     fn negamax(
         &mut self,
         board: &mut Board,
@@ -1530,6 +1555,7 @@ impl<'c, 'a> Worker<'c, 'a> {
         ply: i32,
         mut alpha: Score,
         beta: Score,
+        cut: bool,
     ) -> Score {
         self.nodes += 1;
         if self.nodes >= CHECK_INTERVAL {
@@ -1689,7 +1715,7 @@ impl<'c, 'a> Worker<'c, 'a> {
             })
         };
         // Never empty: the first move is never quiet.
-        let mut plan = self.plan(board, &list, hash_move, depth, ply, pruning);
+        let mut plan = self.plan(board, &list, hash_move, (depth, ply), cut, pruning);
         // A forced block of a four is not a real choice: it costs no depth.
         let mut depth = if list.kind == MoveKind::ForcedBlock {
             depth + 1
@@ -1711,7 +1737,8 @@ impl<'c, 'a> Worker<'c, 'a> {
                 let singular_beta = tt_score - params.singular_margin * depth;
                 if tt_score.abs() < WIN_THRESHOLD {
                     self.excluded = Some((ply, mv));
-                    let s = self.negamax(board, depth / 2, ply, singular_beta - 1, singular_beta);
+                    let s =
+                        self.negamax(board, depth / 2, ply, singular_beta - 1, singular_beta, cut);
                     self.excluded = None;
                     if self.aborted {
                         return 0;
@@ -1766,8 +1793,15 @@ impl<'c, 'a> Worker<'c, 'a> {
         for (i, &planned) in plan.iter().enumerate() {
             if i == 1 && depth >= SPLIT_DEPTH && plan.len() > 2 {
                 if let Some(pool) = self.ctx.pool {
-                    let (score, mv) =
-                        self.search_siblings(board, &plan[1..], depth, ply, alpha, beta, pool);
+                    let (score, mv) = self.search_siblings(
+                        board,
+                        &plan[1..],
+                        depth,
+                        ply,
+                        (alpha, beta),
+                        cut,
+                        pool,
+                    );
                     if self.aborted {
                         return 0;
                     }
@@ -1783,9 +1817,9 @@ impl<'c, 'a> Worker<'c, 'a> {
                     extension,
                     ..planned
                 };
-                self.search_move(board, planned, depth, ply, alpha, beta, true)
+                self.search_move(board, planned, depth, ply, alpha, beta, true, cut)
             } else {
-                self.search_move(board, planned, depth, ply, alpha, beta, false)
+                self.search_move(board, planned, depth, ply, alpha, beta, false, cut)
             };
             if self.aborted {
                 return 0;
@@ -1858,7 +1892,16 @@ impl<'c, 'a> Worker<'c, 'a> {
             if !movegen::is_legal(board, mv) {
                 continue;
             }
-            let score = self.search_move(board, Planned::full(mv), depth, ply, alpha, beta, true);
+            let score = self.search_move(
+                board,
+                Planned::full(mv),
+                depth,
+                ply,
+                alpha,
+                beta,
+                true,
+                false,
+            );
             if self.aborted {
                 return 0;
             }
@@ -2077,7 +2120,14 @@ mod tests {
         );
         let list = movegen::generate(&mut b, None);
         assert_eq!(list.kind, MoveKind::Normal);
-        let plan = worker.plan(&b, &list, None, 6, 2, QuietPruning::Late(LMP_MOVES[6]));
+        let plan = worker.plan(
+            &b,
+            &list,
+            None,
+            (6, 2),
+            false,
+            QuietPruning::Late(LMP_MOVES[6]),
+        );
         let late = &plan[Params::default().lmr_first_move as usize..];
         let strongest = |mv: Pos| b.threat(mv, me).max(b.threat(mv, me.opponent()));
         let threes: Vec<&Planned> = late
@@ -2277,6 +2327,7 @@ mod tests {
             ("lmr_deeper", 100),
             ("razor_margin", 150),
             ("history_reduction", 1_024),
+            ("cut_reduction", 1),
         ] {
             all.set(name, value).expect("in range");
         }
@@ -2345,6 +2396,7 @@ mod tests {
             ("lmr_deeper", 100),
             ("razor_margin", 150),
             ("history_reduction", 1_024),
+            ("cut_reduction", 1),
         ] {
             let mut more = singular;
             more.set(name, value).expect("in range");
