@@ -106,6 +106,14 @@ pub struct Params {
     /// Candidate (0 = off): plies more of reduction for the reduced quiet moves of a node that
     /// is expected to fail high (a cut node; Rapfi's reduction for its non-killer moves).
     pub cut_reduction: i32,
+    /// Candidate (0 = off): at a node that must answer an open three, plies of reduction for
+    /// the later moves that do not stand on one of the opponent's four squares (fours of our
+    /// own that leave the three as it is: Rapfi reduces such "useless defences").
+    pub defend_reduction: i32,
+    /// Candidate (0 = off, 1 = on): below the nominal depth, a node that must answer an open
+    /// three searches only the moves on the opponent's four squares and its own four-threes,
+    /// not every four of its own (a cheaper quiescence).
+    pub quiescence_direct: i32,
 }
 
 impl Default for Params {
@@ -141,6 +149,8 @@ impl Default for Params {
             razor_margin: 0,
             history_reduction: 0,
             cut_reduction: 0,
+            defend_reduction: 0,
+            quiescence_direct: 0,
         }
     }
 }
@@ -205,6 +215,8 @@ pub const SPECS: &[Spec] = &[
     spec!(razor_margin, 0, 2_000, 20),
     spec!(history_reduction, 0, 1 << 20, 128),
     spec!(cut_reduction, 0, 3, 1),
+    spec!(defend_reduction, 0, 3, 1),
+    spec!(quiescence_direct, 0, 1, 1),
 ];
 
 impl Params {

@@ -1435,7 +1435,30 @@ impl<'c, 'a> Worker<'c, 'a> {
         } else {
             0
         };
+        let defend_reduction = self.ctx.params.defend_reduction;
+        let quiescence_direct = depth <= 0 && self.ctx.params.quiescence_direct > 0;
         for (i, &mv) in list.moves.iter().enumerate() {
+            // Candidates (off by default): at a node that must answer an open three, a move
+            // off the opponent's four squares is a four of our own that leaves the three
+            // standing; below the horizon only our four-threes among them are searched, above
+            // it the later ones are reduced.
+            if list.kind == MoveKind::Defend
+                && i > 0
+                && Some(mv) != hash_move
+                && !board.four_cell_set(opp).contains(mv)
+            {
+                if quiescence_direct {
+                    if board.threat(mv, me) < Threat::FourThree {
+                        continue;
+                    }
+                } else if defend_reduction > 0 && depth >= 3 {
+                    plan.push(Planned {
+                        reduction: defend_reduction.min(depth - 2),
+                        ..Planned::full(mv)
+                    });
+                    continue;
+                }
+            }
             let quiet = list.kind == MoveKind::Normal
                 && i > 0
                 && Some(mv) != hash_move
@@ -2328,6 +2351,8 @@ mod tests {
             ("razor_margin", 150),
             ("history_reduction", 1_024),
             ("cut_reduction", 1),
+            ("defend_reduction", 1),
+            ("quiescence_direct", 1),
         ] {
             all.set(name, value).expect("in range");
         }
@@ -2397,6 +2422,8 @@ mod tests {
             ("razor_margin", 150),
             ("history_reduction", 1_024),
             ("cut_reduction", 1),
+            ("defend_reduction", 1),
+            ("quiescence_direct", 1),
         ] {
             let mut more = singular;
             more.set(name, value).expect("in range");
