@@ -114,6 +114,10 @@ pub struct Params {
     /// three searches only the moves on the opponent's four squares and its own four-threes,
     /// not every four of its own (a cheaper quiescence).
     pub quiescence_direct: i32,
+    /// Candidate (0 = off, 1 = on): reverse futility, futility pruning and razoring use the
+    /// table's score instead of the static evaluation where the entry's bound says the true
+    /// value lies beyond the evaluation on that side.
+    pub tt_eval: i32,
 }
 
 impl Default for Params {
@@ -151,6 +155,7 @@ impl Default for Params {
             cut_reduction: 0,
             defend_reduction: 0,
             quiescence_direct: 0,
+            tt_eval: 0,
         }
     }
 }
@@ -217,6 +222,7 @@ pub const SPECS: &[Spec] = &[
     spec!(cut_reduction, 0, 3, 1),
     spec!(defend_reduction, 0, 3, 1),
     spec!(quiescence_direct, 0, 1, 1),
+    spec!(tt_eval, 0, 1, 1),
 ];
 
 impl Params {

@@ -1650,6 +1650,25 @@ impl<'c, 'a> Worker<'c, 'a> {
         let static_eval = eval::evaluate(board);
         self.evals[ply as usize] = static_eval;
         let improving = ply < 2 || static_eval > self.evals[ply as usize - 2];
+        // Candidate (off by default): the pruning below trusts the table's score over the
+        // static evaluation where its bound says the true value lies on that side (Stockfish
+        // and Rapfi do this).
+        let pruning_eval = match hash_entry {
+            Some(entry) if self.ctx.params.tt_eval > 0 && excluded.is_none() => {
+                let s = score_from_tt(entry.score, ply);
+                let trusted = match entry.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s > static_eval,
+                    Bound::Upper => s < static_eval,
+                };
+                if trusted && s.abs() < WIN_THRESHOLD {
+                    s
+                } else {
+                    static_eval
+                }
+            }
+            _ => static_eval,
+        };
         let pv_node = beta - alpha > 1;
         let mut futile = false;
         let params = &self.ctx.params;
@@ -1678,15 +1697,15 @@ impl<'c, 'a> Worker<'c, 'a> {
             && opp_fives == 0
             && board.threat_count(opp, Threat::FlexFour) == 0
         {
-            if depth <= params.rfp_depth && static_eval - params.rfp_margin * depth >= beta {
-                return static_eval;
+            if depth <= params.rfp_depth && pruning_eval - params.rfp_margin * depth >= beta {
+                return pruning_eval;
             }
             // Candidate (off by default): far below alpha near the horizon, only a double
             // threat could save the node; the leaf search decides (Rapfi's razoring).
             if params.razor_margin > 0
                 && depth <= RAZOR_DEPTH
                 && alpha.abs() < WIN_THRESHOLD
-                && static_eval + params.razor_margin * (depth + 2) / 3 < alpha
+                && pruning_eval + params.razor_margin * (depth + 2) / 3 < alpha
             {
                 let s = self.double_threat_leaf(board, static_eval, 0, ply, alpha - 1, alpha);
                 if self.aborted {
@@ -1697,7 +1716,7 @@ impl<'c, 'a> Worker<'c, 'a> {
                 }
             }
             futile = depth <= params.futility_depth
-                && static_eval + params.futility_margin * depth <= alpha;
+                && pruning_eval + params.futility_margin * depth <= alpha;
         }
 
         let side = me.index();
@@ -2353,6 +2372,7 @@ mod tests {
             ("cut_reduction", 1),
             ("defend_reduction", 1),
             ("quiescence_direct", 1),
+            ("tt_eval", 1),
         ] {
             all.set(name, value).expect("in range");
         }
@@ -2424,6 +2444,7 @@ mod tests {
             ("cut_reduction", 1),
             ("defend_reduction", 1),
             ("quiescence_direct", 1),
+            ("tt_eval", 1),
         ] {
             let mut more = singular;
             more.set(name, value).expect("in range");
