@@ -118,6 +118,10 @@ pub struct Params {
     /// table's score instead of the static evaluation where the entry's bound says the true
     /// value lies beyond the evaluation on that side.
     pub tt_eval: i32,
+    /// Candidate (0 = off, 1 = on): a leaf below the nominal depth searches only its own
+    /// four-threes before trusting the evaluation, not its double threes (Rapfi's leaves
+    /// search fours only).
+    pub leaf_fours_only: i32,
 }
 
 impl Default for Params {
@@ -156,6 +160,7 @@ impl Default for Params {
             defend_reduction: 0,
             quiescence_direct: 0,
             tt_eval: 0,
+            leaf_fours_only: 0,
         }
     }
 }
@@ -223,6 +228,7 @@ pub const SPECS: &[Spec] = &[
     spec!(defend_reduction, 0, 3, 1),
     spec!(quiescence_direct, 0, 1, 1),
     spec!(tt_eval, 0, 1, 1),
+    spec!(leaf_fours_only, 0, 1, 1),
 ];
 
 impl Params {

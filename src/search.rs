@@ -1915,11 +1915,14 @@ impl<'c, 'a> Worker<'c, 'a> {
         beta: Score,
     ) -> Score {
         let me = board.side_to_move();
-        if stand >= beta
-            || board.threat_count(me, Threat::FourThree)
-                + board.threat_count(me, Threat::ThreeThree)
-                == 0
-        {
+        // Candidate (off by default): below the horizon only the four-threes.
+        let threes = depth == 0 || self.ctx.params.leaf_fours_only == 0;
+        let double_threes = if threes {
+            board.threat_count(me, Threat::ThreeThree)
+        } else {
+            0
+        };
+        if stand >= beta || board.threat_count(me, Threat::FourThree) + double_threes == 0 {
             return stand;
         }
         let mut best = stand;
@@ -1928,7 +1931,11 @@ impl<'c, 'a> Worker<'c, 'a> {
         let moves: Vec<Pos> = board
             .candidates()
             .iter()
-            .filter(|&p| matches!(board.threat(p, me), Threat::FourThree | Threat::ThreeThree))
+            .filter(|&p| match board.threat(p, me) {
+                Threat::FourThree => true,
+                Threat::ThreeThree => threes,
+                _ => false,
+            })
             .collect();
         for mv in moves {
             if !movegen::is_legal(board, mv) {
@@ -2373,6 +2380,7 @@ mod tests {
             ("defend_reduction", 1),
             ("quiescence_direct", 1),
             ("tt_eval", 1),
+            ("leaf_fours_only", 1),
         ] {
             all.set(name, value).expect("in range");
         }
@@ -2445,6 +2453,7 @@ mod tests {
             ("defend_reduction", 1),
             ("quiescence_direct", 1),
             ("tt_eval", 1),
+            ("leaf_fours_only", 1),
         ] {
             let mut more = singular;
             more.set(name, value).expect("in range");
