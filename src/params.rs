@@ -122,6 +122,10 @@ pub struct Params {
     /// four-threes before trusting the evaluation, not its double threes (Rapfi's leaves
     /// search fours only).
     pub leaf_fours_only: i32,
+    /// Candidate (0 = off): in this many plies from the nominal depth down, a leaf searches
+    /// its plain fours too (after its double threats), not only its four-threes and double
+    /// threes (the start of a VCF; Rapfi's leaves search every four).
+    pub leaf_fours: i32,
 }
 
 impl Default for Params {
@@ -161,6 +165,7 @@ impl Default for Params {
             quiescence_direct: 0,
             tt_eval: 0,
             leaf_fours_only: 0,
+            leaf_fours: 0,
         }
     }
 }
@@ -229,6 +234,7 @@ pub const SPECS: &[Spec] = &[
     spec!(quiescence_direct, 0, 1, 1),
     spec!(tt_eval, 0, 1, 1),
     spec!(leaf_fours_only, 0, 1, 1),
+    spec!(leaf_fours, 0, 4, 1),
 ];
 
 impl Params {

@@ -1922,13 +1922,21 @@ impl<'c, 'a> Worker<'c, 'a> {
         } else {
             0
         };
-        if stand >= beta || board.threat_count(me, Threat::FourThree) + double_threes == 0 {
+        // Candidate (off by default): in the first plies below the horizon, the plain fours
+        // too (the start of a VCF; Rapfi's leaves search every four).
+        let fours = if depth > -self.ctx.params.leaf_fours {
+            board.threat_count(me, Threat::Four)
+        } else {
+            0
+        };
+        if stand >= beta || board.threat_count(me, Threat::FourThree) + double_threes + fours == 0 {
             return stand;
         }
         let mut best = stand;
         alpha = alpha.max(stand);
-        // Both threats lie within two cells of a stone, so among the candidates.
-        let moves: Vec<Pos> = board
+        // Both threats lie within two cells of a stone, so among the candidates; the double
+        // threats first, then the plain fours.
+        let mut moves: Vec<Pos> = board
             .candidates()
             .iter()
             .filter(|&p| match board.threat(p, me) {
@@ -1937,6 +1945,14 @@ impl<'c, 'a> Worker<'c, 'a> {
                 _ => false,
             })
             .collect();
+        if fours > 0 {
+            moves.extend(
+                board
+                    .candidates()
+                    .iter()
+                    .filter(|&p| board.threat(p, me) == Threat::Four),
+            );
+        }
         for mv in moves {
             if !movegen::is_legal(board, mv) {
                 continue;
@@ -2381,6 +2397,7 @@ mod tests {
             ("quiescence_direct", 1),
             ("tt_eval", 1),
             ("leaf_fours_only", 1),
+            ("leaf_fours", 1),
         ] {
             all.set(name, value).expect("in range");
         }
@@ -2454,6 +2471,7 @@ mod tests {
             ("quiescence_direct", 1),
             ("tt_eval", 1),
             ("leaf_fours_only", 1),
+            ("leaf_fours", 1),
         ] {
             let mut more = singular;
             more.set(name, value).expect("in range");
