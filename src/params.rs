@@ -126,6 +126,9 @@ pub struct Params {
     /// its plain fours too (after its double threats), not only its four-threes and double
     /// threes (the start of a VCF; Rapfi's leaves search every four).
     pub leaf_fours: i32,
+    /// Candidate (0 = off, 1 = on): a quiet move that makes an open three is never pruned by
+    /// move count or futility (it is still reduced).
+    pub keep_threes: i32,
 }
 
 impl Default for Params {
@@ -166,6 +169,7 @@ impl Default for Params {
             tt_eval: 0,
             leaf_fours_only: 0,
             leaf_fours: 0,
+            keep_threes: 0,
         }
     }
 }
@@ -235,6 +239,7 @@ pub const SPECS: &[Spec] = &[
     spec!(tt_eval, 0, 1, 1),
     spec!(leaf_fours_only, 0, 1, 1),
     spec!(leaf_fours, 0, 4, 1),
+    spec!(keep_threes, 0, 1, 1),
 ];
 
 impl Params {

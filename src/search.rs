@@ -1436,6 +1436,7 @@ impl<'c, 'a> Worker<'c, 'a> {
             0
         };
         let defend_reduction = self.ctx.params.defend_reduction;
+        let keep_threes = self.ctx.params.keep_threes > 0;
         let quiescence_direct = depth <= 0 && self.ctx.params.quiescence_direct > 0;
         for (i, &mv) in list.moves.iter().enumerate() {
             // Candidates (off by default): at a node that must answer an open three, a move
@@ -1470,11 +1471,12 @@ impl<'c, 'a> Worker<'c, 'a> {
                 continue;
             }
             quiet_seen += 1;
+            // Candidate (off by default): a move that makes an open three is never pruned.
             let pruned = match pruning {
                 QuietPruning::None => false,
                 QuietPruning::Late(first) => depth >= 1 && i >= first,
                 QuietPruning::All => true,
-            };
+            } && !(keep_threes && board.threat(mv, me) == Threat::Three);
             if pruned {
                 continue;
             }
@@ -2398,6 +2400,7 @@ mod tests {
             ("tt_eval", 1),
             ("leaf_fours_only", 1),
             ("leaf_fours", 1),
+            ("keep_threes", 1),
         ] {
             all.set(name, value).expect("in range");
         }
@@ -2472,6 +2475,7 @@ mod tests {
             ("tt_eval", 1),
             ("leaf_fours_only", 1),
             ("leaf_fours", 1),
+            ("keep_threes", 1),
         ] {
             let mut more = singular;
             more.set(name, value).expect("in range");
