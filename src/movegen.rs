@@ -131,15 +131,15 @@ pub fn has_legal_flex_four(board: &mut Board, stone: Stone) -> bool {
 /// Generates the moves of the side to move, ordered, with `first` (e.g. the hash move) in front
 /// when it is among them.
 pub fn generate(board: &mut Board, first: Option<Pos>) -> MoveList {
-    generate_ordered(board, first, &|_| 0)
+    generate_ordered(board, first, &|_, _| 0)
 }
 
-/// [`generate`] with `bonus(move)` added to each move's ordering score (the search's killer and
-/// history heuristics).
+/// [`generate`] with `bonus(board, move)` added to each move's ordering score (the search's
+/// killer and history heuristics).
 pub fn generate_ordered(
     board: &mut Board,
     first: Option<Pos>,
-    bonus: &dyn Fn(Pos) -> i32,
+    bonus: &dyn Fn(&Board, Pos) -> i32,
 ) -> MoveList {
     let me = board.side_to_move();
     let opp = me.opponent();
@@ -193,7 +193,7 @@ pub fn generate_ordered(
         let score = if Some(p) == first {
             i32::MAX
         } else {
-            order_score(board, p) + bonus(p)
+            order_score(board, p) + bonus(board, p)
         };
         keyed.push(sort_key(score, p));
     }

@@ -129,6 +129,11 @@ pub struct Params {
     /// Candidate (0 = off, 1 = on): a quiet move that makes an open three is never pruned by
     /// move count or futility (it is still reduced).
     pub keep_threes: i32,
+    /// Candidate (0 = off): hundredths of the opponent's pattern value at a square added to the
+    /// move's ordering score, which counts the side to move's own value twice and the
+    /// opponent's once (100: both count twice; taking the opponent's best squares comes
+    /// earlier).
+    pub order_defence: i32,
 }
 
 impl Default for Params {
@@ -170,6 +175,7 @@ impl Default for Params {
             leaf_fours_only: 0,
             leaf_fours: 0,
             keep_threes: 0,
+            order_defence: 0,
         }
     }
 }
@@ -240,6 +246,7 @@ pub const SPECS: &[Spec] = &[
     spec!(leaf_fours_only, 0, 1, 1),
     spec!(leaf_fours, 0, 4, 1),
     spec!(keep_threes, 0, 1, 1),
+    spec!(order_defence, 0, 400, 25),
 ];
 
 impl Params {

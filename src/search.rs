@@ -1724,8 +1724,16 @@ impl<'c, 'a> Worker<'c, 'a> {
         let side = me.index();
         let heur = &self.heur;
         let previous = board.last_move();
-        let mut list =
-            movegen::generate_ordered(board, hash_move, &|p| heur.bonus(side, ply, previous, p));
+        // Candidate (off by default): the opponent's pattern value at the square counts more.
+        let order_defence = params.order_defence;
+        let mut list = movegen::generate_ordered(board, hash_move, &|b, p| {
+            let defence = if order_defence > 0 {
+                order_defence * i32::from(b.cell_info(p, opp).value) / 100
+            } else {
+                0
+            };
+            heur.bonus(side, ply, previous, p) + defence
+        });
         if let Some(mv) = excluded {
             list.moves.retain(|&m| m != mv);
             if list.moves.is_empty() {
@@ -2401,6 +2409,7 @@ mod tests {
             ("leaf_fours_only", 1),
             ("leaf_fours", 1),
             ("keep_threes", 1),
+            ("order_defence", 100),
         ] {
             all.set(name, value).expect("in range");
         }
@@ -2476,6 +2485,7 @@ mod tests {
             ("leaf_fours_only", 1),
             ("leaf_fours", 1),
             ("keep_threes", 1),
+            ("order_defence", 100),
         ] {
             let mut more = singular;
             more.set(name, value).expect("in range");
