@@ -1944,8 +1944,9 @@ impl<'c, 'a> Worker<'c, 'a> {
         }
         let mut best = stand;
         alpha = alpha.max(stand);
-        // Both threats lie within two cells of a stone, so among the candidates; the double
-        // threats first, then the plain fours.
+        // A four or a three made by a move has a stone of its own within two cells of it, so
+        // these moves are among the candidates; the double threats first, then the plain
+        // fours.
         let mut moves: Vec<Pos> = board
             .candidates()
             .iter()
