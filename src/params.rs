@@ -134,6 +134,10 @@ pub struct Params {
     /// opponent's once (100: both count twice; taking the opponent's best squares comes
     /// earlier).
     pub order_defence: i32,
+    /// Candidate (0 = off, 1 = on): a node whose side to move can make a four-three or a
+    /// double three while the opponent cannot make any four is a win in five plies, without
+    /// a search (Rapfi's quick win check; not for a side with forbidden moves).
+    pub quick_win: i32,
 }
 
 impl Default for Params {
@@ -176,6 +180,7 @@ impl Default for Params {
             leaf_fours: 0,
             keep_threes: 0,
             order_defence: 0,
+            quick_win: 0,
         }
     }
 }
@@ -247,6 +252,7 @@ pub const SPECS: &[Spec] = &[
     spec!(leaf_fours, 0, 4, 1),
     spec!(keep_threes, 0, 1, 1),
     spec!(order_defence, 0, 400, 25),
+    spec!(quick_win, 0, 1, 1),
 ];
 
 impl Params {
