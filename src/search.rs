@@ -1605,16 +1605,8 @@ impl<'c, 'a> Worker<'c, 'a> {
             if movegen::has_legal_flex_four(board, board.side_to_move()) {
                 return win_in(ply + 3);
             }
-            // Candidate (off by default): a four-three or a double three wins in five plies
-            // when the opponent cannot make a single four: the block of the four (or of one
-            // three) lies on another line than the three left standing, and makes no four.
-            if self.ctx.params.quick_win > 0
-                && board.four_cell_count(opp) == 0
-                && !board.rule().has_forbidden(me)
-                && board.threat_count(me, Threat::FourThree)
-                    + board.threat_count(me, Threat::ThreeThree)
-                    > 0
-            {
+            // Candidate (off by default): some double threats win in five plies.
+            if self.ctx.params.quick_win > 0 && quick_win(board) {
                 return win_in(ply + 5);
             }
             if depth <= 0 {
@@ -2007,6 +1999,36 @@ impl<'c, 'a> Worker<'c, 'a> {
     }
 }
 
+/// True when the side to move, with no five and no straight four to make and facing no five,
+/// wins in five plies by a double threat (Rapfi's quick win check): a four-three whose forced
+/// block makes no four for the opponent (the block lies on another line than the three, which
+/// then becomes a straight four), or a double three while the opponent cannot make any four
+/// (one move stops only one of the threes). Never for a side with forbidden moves, whose
+/// straight four may rest on a forbidden square.
+fn quick_win(board: &mut Board) -> bool {
+    let me = board.side_to_move();
+    let opp = me.opponent();
+    if board.rule().has_forbidden(me) {
+        return false;
+    }
+    if board.threat_count(me, Threat::ThreeThree) > 0 && board.four_cell_count(opp) == 0 {
+        return true;
+    }
+    if board.threat_count(me, Threat::FourThree) == 0 {
+        return false;
+    }
+    for mv in board.cells_with(me, Threat::FourThree) {
+        board.make(mv);
+        let fives = board.cells_with(me, Threat::Five);
+        let wins = fives.len() == 1 && !board.four_cell_set(opp).contains(fives[0]);
+        board.undo();
+        if wins {
+            return true;
+        }
+    }
+    false
+}
+
 /// The deepest node that razoring (the `razor_margin` candidate) may decide by the leaf search.
 const RAZOR_DEPTH: i32 = 2;
 
@@ -2391,10 +2413,64 @@ mod tests {
         r
     }
 
+    /// A four-three is a quick win only when the forced block of its four makes no four for
+    /// the opponent.
+    #[test]
+    fn quick_win_needs_a_block_that_makes_no_four() {
+        // Black to move: (6, 5) makes a four (its only five square is (7, 5)) and an open three.
+        let blocked = "
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . O . .
+            . . . . . . . . . . . . . . .
+            . . . . . . X . . . . . . . .
+            . . . . . . X . . . . . . . .
+            . . O X X X . . . . . . . . .
+            . . . . . . . O . . . . . . .
+            . . . . . . . O . . . . . . .
+            . . . . . . . O . . . . . . .
+            . . . . . . . X . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . O . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            ";
+        // White's block on (7, 5) makes a four there: no quick win.
+        let mut b = board(Rule::Freestyle, blocked);
+        assert_eq!(
+            b.threat(Pos::from_xy(6, 5), Stone::Black),
+            Threat::FourThree
+        );
+        assert!(!quick_win(&mut b));
+        // The same four-three with White's three elsewhere: the block makes nothing.
+        let free = "
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . O . .
+            . . . . . . . . . . . . . . .
+            . . . . . . X . . . . . O . .
+            . . . . . . X . . . . . . . .
+            . . O X X X . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . O .
+            . . . . . . . . . . . . . . .
+            . . . . . . . X . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . O . . .
+            . O . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            ";
+        let mut b = board(Rule::Freestyle, free);
+        assert!(quick_win(&mut b));
+        let r = best(&mut b, 4);
+        assert_eq!(r.best, Some(Pos::from_xy(6, 5)));
+        assert!(r.score >= WIN_THRESHOLD);
+    }
+
     /// The `quick_win` candidate claims a win only where there is one: in random games under
     /// every rule without forbidden moves, each position it would call won in five plies is
-    /// won by the search without it (a four-three or a double three, the opponent without a
-    /// four). The root's threat searches may report a longer win than the claimed five plies.
+    /// won by the search without it. The root's threat searches may report a longer win than
+    /// the claimed five plies.
     #[test]
     fn quick_win_claims_only_real_wins() {
         use rand::{rngs::StdRng, Rng, SeedableRng};
@@ -2402,7 +2478,7 @@ mod tests {
         let mut claims = 0;
         for rule in [Rule::Freestyle, Rule::Standard, Rule::Caro] {
             let table = Arc::new(PatternTable::new(rule));
-            for _ in 0..60 {
+            for _ in 0..300 {
                 let mut b = Board::new(15, 15, table.clone()).expect("a 15x15 board");
                 b.make(Pos::from_xy(7, 7));
                 for _ in 0..40 {
@@ -2413,11 +2489,7 @@ mod tests {
                     {
                         break;
                     }
-                    if b.four_cell_count(opp) == 0
-                        && b.threat_count(me, Threat::FourThree)
-                            + b.threat_count(me, Threat::ThreeThree)
-                            > 0
-                    {
+                    if quick_win(&mut b) {
                         let mut off = Params::default();
                         off.set("quick_win", 0).expect("in range");
                         let r = best_with(&mut b, 6, off);
@@ -2434,7 +2506,7 @@ mod tests {
                 }
             }
         }
-        assert!(claims >= 20, "only {claims} positions to check");
+        assert!(claims >= 500, "only {claims} positions to check");
     }
 
     /// Every candidate on: the search still blocks a four and an open three, stays
