@@ -110,9 +110,9 @@ pub struct Params {
     /// the later moves that do not stand on one of the opponent's four squares (fours of our
     /// own that leave the three as it is: Rapfi reduces such "useless defences").
     pub defend_reduction: i32,
-    /// Candidate (0 = off, 1 = on): below the nominal depth, a node that must answer an open
-    /// three searches only the moves on the opponent's four squares and its own four-threes,
-    /// not every four of its own (a cheaper quiescence).
+    /// 1 = on: below the nominal depth, a node that must answer an open three searches only the
+    /// moves on the opponent's four squares and its own four-threes, not every four of its own
+    /// (a cheaper quiescence). On since the SPRT of 2026-12-04 (see the README).
     pub quiescence_direct: i32,
     /// Candidate (0 = off, 1 = on): reverse futility, futility pruning and razoring use the
     /// table's score instead of the static evaluation where the entry's bound says the true
@@ -174,7 +174,7 @@ impl Default for Params {
             history_reduction: 0,
             cut_reduction: 0,
             defend_reduction: 0,
-            quiescence_direct: 0,
+            quiescence_direct: 1,
             tt_eval: 0,
             leaf_fours_only: 0,
             leaf_fours: 0,

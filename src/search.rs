@@ -13,8 +13,9 @@
 //! side that can make a five has won; a side facing two fives has lost; a side that can make a
 //! straight four while the opponent has no five wins in three plies. Forced blocks of a four cost
 //! no depth and are searched below depth 0 too, and so are the defences against an open three
-//! (down to [`Params::quiescence_plies`] plies below), so the horizon never hides a four or an
-//! open three. At a leaf where the opponent has no open three, the side to move's four-threes
+//! (down to [`Params::quiescence_plies`] plies below: the moves on the opponent's four squares
+//! and the side's own four-threes, not its other fours), so the horizon never hides a four or
+//! an open three. At a leaf where the opponent has no open three, the side to move's four-threes
 //! and double threes are searched before the static evaluation is trusted.
 //!
 //! Move ordering: hash move, then threat-first ordering from move generation plus two killer
@@ -1439,10 +1440,10 @@ impl<'c, 'a> Worker<'c, 'a> {
         let keep_threes = self.ctx.params.keep_threes > 0;
         let quiescence_direct = depth <= 0 && self.ctx.params.quiescence_direct > 0;
         for (i, &mv) in list.moves.iter().enumerate() {
-            // Candidates (off by default): at a node that must answer an open three, a move
-            // off the opponent's four squares is a four of our own that leaves the three
-            // standing; below the horizon only our four-threes among them are searched, above
-            // it the later ones are reduced.
+            // At a node that must answer an open three, a move off the opponent's four squares
+            // is a four of our own that leaves the three standing: below the horizon only our
+            // four-threes among them are searched (`quiescence_direct`); above it the later
+            // ones may be reduced (candidate, off by default).
             if list.kind == MoveKind::Defend
                 && i > 0
                 && Some(mv) != hash_move
@@ -2612,7 +2613,7 @@ mod tests {
             ("history_reduction", 1_024),
             ("cut_reduction", 1),
             ("defend_reduction", 1),
-            ("quiescence_direct", 1),
+            ("quiescence_direct", 0),
             ("tt_eval", 1),
             ("leaf_fours_only", 1),
             ("leaf_fours", 1),
