@@ -134,9 +134,10 @@ pub struct Params {
     /// opponent's once (100: both count twice; taking the opponent's best squares comes
     /// earlier).
     pub order_defence: i32,
-    /// Candidate (0 = off, 1 = on): a node whose side to move can make a four-three or a
-    /// double three while the opponent cannot make any four is a win in five plies, without
-    /// a search (Rapfi's quick win check; not for a side with forbidden moves).
+    /// Candidate (0 = off, 1 = on): a node whose side to move can make a four-three whose
+    /// forced block makes no four for the opponent, or a double three while the opponent
+    /// cannot make any four, is a win in five plies, without a search (Rapfi's quick win
+    /// check; not for a side with forbidden moves; see `search::quick_win`).
     pub quick_win: i32,
 }
 
