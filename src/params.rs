@@ -139,6 +139,10 @@ pub struct Params {
     /// cannot make any four, is a win in five plies, without a search (Rapfi's quick win
     /// check; not for a side with forbidden moves; see `search::quick_win`).
     pub quick_win: i32,
+    /// Candidate (0 = off): a leaf whose evaluation is below beta looks for a VCF of the side
+    /// to move (the VCF solver, at most this many nodes) before trusting the evaluation, and
+    /// scores a win when it finds one (Rapfi's leaves search the side to move's fours).
+    pub leaf_vcf: i32,
 }
 
 impl Default for Params {
@@ -182,6 +186,7 @@ impl Default for Params {
             keep_threes: 0,
             order_defence: 0,
             quick_win: 0,
+            leaf_vcf: 0,
         }
     }
 }
@@ -254,6 +259,7 @@ pub const SPECS: &[Spec] = &[
     spec!(keep_threes, 0, 1, 1),
     spec!(order_defence, 0, 400, 25),
     spec!(quick_win, 0, 1, 1),
+    spec!(leaf_vcf, 0, 10_000, 20),
 ];
 
 impl Params {

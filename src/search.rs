@@ -384,6 +384,8 @@ struct Worker<'c, 'a> {
     extra: Vec<i32>,
     /// The move the next node at this ply must leave out (the singular test's search).
     excluded: Option<(i32, Pos)>,
+    /// The leaves' VCF solver (the `leaf_vcf` candidate), made at its first use.
+    leaf_vcf: Option<VcfSolver>,
 }
 
 /// One search: borrows the table, the stop predicate and (optionally) a thread pool for its
@@ -926,6 +928,7 @@ impl<'c, 'a> Worker<'c, 'a> {
             evals: vec![0; MAX_PLY as usize + 1],
             extra: vec![0; MAX_PLY as usize + 2],
             excluded: None,
+            leaf_vcf: None,
         }
     }
 
@@ -1944,7 +1947,23 @@ impl<'c, 'a> Worker<'c, 'a> {
         } else {
             0
         };
-        if stand >= beta || board.threat_count(me, Threat::FourThree) + double_threes + fours == 0 {
+        if stand >= beta {
+            return stand;
+        }
+        // Candidate (off by default): a VCF of the side to move wins, whatever the evaluation.
+        let budget = self.ctx.params.leaf_vcf;
+        if budget > 0 && board.four_cell_count(me) > 0 {
+            let solver = self
+                .leaf_vcf
+                .get_or_insert_with(|| VcfSolver::new(LEAF_VCF_CACHE));
+            let before = solver.nodes;
+            let won = solver.win_plies(board, budget as u64);
+            self.nodes += solver.nodes - before;
+            if let Some(plies) = won {
+                return win_in(ply + plies as i32);
+            }
+        }
+        if board.threat_count(me, Threat::FourThree) + double_threes + fours == 0 {
             return stand;
         }
         let mut best = stand;
@@ -2029,6 +2048,9 @@ fn quick_win(board: &mut Board) -> bool {
     }
     false
 }
+
+/// Verdicts the leaves' VCF solver keeps (the `leaf_vcf` candidate): 32 KiB.
+const LEAF_VCF_CACHE: usize = 1 << 12;
 
 /// The deepest node that razoring (the `razor_margin` candidate) may decide by the leaf search.
 const RAZOR_DEPTH: i32 = 2;
@@ -2543,6 +2565,7 @@ mod tests {
             ("keep_threes", 1),
             ("order_defence", 100),
             ("quick_win", 1),
+            ("leaf_vcf", 100),
         ] {
             all.set(name, value).expect("in range");
         }
@@ -2620,6 +2643,7 @@ mod tests {
             ("keep_threes", 1),
             ("order_defence", 100),
             ("quick_win", 1),
+            ("leaf_vcf", 100),
         ] {
             let mut more = singular;
             more.set(name, value).expect("in range");
