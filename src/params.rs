@@ -143,6 +143,10 @@ pub struct Params {
     /// to move (the VCF solver, at most this many nodes) before trusting the evaluation, and
     /// scores a win when it finds one (Rapfi's leaves search the side to move's fours).
     pub leaf_vcf: i32,
+    /// Candidate (0 = off, 1 = on; with `leaf_vcf` on): below the nominal depth, a node that
+    /// must answer an open three asks the VCF solver too before it searches its defences (a
+    /// VCF wins whatever the opponent's three threatens).
+    pub leaf_vcf_defend: i32,
 }
 
 impl Default for Params {
@@ -187,6 +191,7 @@ impl Default for Params {
             order_defence: 0,
             quick_win: 0,
             leaf_vcf: 0,
+            leaf_vcf_defend: 0,
         }
     }
 }
@@ -260,6 +265,7 @@ pub const SPECS: &[Spec] = &[
     spec!(order_defence, 0, 400, 25),
     spec!(quick_win, 0, 1, 1),
     spec!(leaf_vcf, 0, 10_000, 20),
+    spec!(leaf_vcf_defend, 0, 1, 1),
 ];
 
 impl Params {

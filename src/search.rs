@@ -385,7 +385,7 @@ struct Worker<'c, 'a> {
     /// The move the next node at this ply must leave out (the singular test's search).
     excluded: Option<(i32, Pos)>,
     /// The leaves' VCF solver (the `leaf_vcf` candidate), made at its first use.
-    leaf_vcf: Option<VcfSolver>,
+    leaf_solver: Option<VcfSolver>,
 }
 
 /// One search: borrows the table, the stop predicate and (optionally) a thread pool for its
@@ -928,7 +928,7 @@ impl<'c, 'a> Worker<'c, 'a> {
             evals: vec![0; MAX_PLY as usize + 1],
             extra: vec![0; MAX_PLY as usize + 2],
             excluded: None,
-            leaf_vcf: None,
+            leaf_solver: None,
         }
     }
 
@@ -1623,6 +1623,13 @@ impl<'c, 'a> Worker<'c, 'a> {
                     let stand = eval::evaluate(board);
                     return self.double_threat_leaf(board, stand, depth, ply, alpha, beta);
                 }
+                // Candidate (off by default): facing an open three, a VCF still wins (every
+                // four must be answered first).
+                if self.ctx.params.leaf_vcf_defend > 0 {
+                    if let Some(plies) = self.leaf_vcf(board) {
+                        return win_in(ply + plies as i32);
+                    }
+                }
             }
         }
 
@@ -1917,6 +1924,22 @@ impl<'c, 'a> Worker<'c, 'a> {
         best
     }
 
+    /// The plies to the five of a VCF of the side to move, when the `leaf_vcf` candidate is on
+    /// (its value is the solver's node budget) and the solver proves one.
+    fn leaf_vcf(&mut self, board: &mut Board) -> Option<u32> {
+        let budget = self.ctx.params.leaf_vcf;
+        if budget <= 0 || board.four_cell_count(board.side_to_move()) == 0 {
+            return None;
+        }
+        let solver = self
+            .leaf_solver
+            .get_or_insert_with(|| VcfSolver::new(LEAF_VCF_CACHE));
+        let before = solver.nodes;
+        let won = solver.win_plies(board, budget as u64);
+        self.nodes += solver.nodes - before;
+        won
+    }
+
     /// A leaf (depth 0 or below) where the opponent has no open three: the static evaluation
     /// stands, unless it is below beta and the side to move can make a four-three or a double
     /// three; those moves are searched, since every answer to them is forced (a block of the
@@ -1951,17 +1974,8 @@ impl<'c, 'a> Worker<'c, 'a> {
             return stand;
         }
         // Candidate (off by default): a VCF of the side to move wins, whatever the evaluation.
-        let budget = self.ctx.params.leaf_vcf;
-        if budget > 0 && board.four_cell_count(me) > 0 {
-            let solver = self
-                .leaf_vcf
-                .get_or_insert_with(|| VcfSolver::new(LEAF_VCF_CACHE));
-            let before = solver.nodes;
-            let won = solver.win_plies(board, budget as u64);
-            self.nodes += solver.nodes - before;
-            if let Some(plies) = won {
-                return win_in(ply + plies as i32);
-            }
+        if let Some(plies) = self.leaf_vcf(board) {
+            return win_in(ply + plies as i32);
         }
         if board.threat_count(me, Threat::FourThree) + double_threes + fours == 0 {
             return stand;
@@ -2566,6 +2580,7 @@ mod tests {
             ("order_defence", 100),
             ("quick_win", 1),
             ("leaf_vcf", 100),
+            ("leaf_vcf_defend", 1),
         ] {
             all.set(name, value).expect("in range");
         }
@@ -2650,6 +2665,13 @@ mod tests {
             let r = best_with(&mut board(Rule::Freestyle, quiet), 8, more);
             assert_ne!(r.nodes, extended.nodes, "{name} changes nothing");
         }
+        // `leaf_vcf_defend` works through `leaf_vcf`'s solver.
+        let mut vcf = singular;
+        vcf.set("leaf_vcf", 100).expect("in range");
+        let leaf = best_with(&mut board(Rule::Freestyle, quiet), 8, vcf);
+        vcf.set("leaf_vcf_defend", 1).expect("in range");
+        let defend = best_with(&mut board(Rule::Freestyle, quiet), 8, vcf);
+        assert_ne!(leaf.nodes, defend.nodes, "leaf_vcf_defend changes nothing");
     }
 
     #[test]
