@@ -147,6 +147,14 @@ pub struct Params {
     /// must answer an open three asks the VCF solver too before it searches its defences (a
     /// VCF wins whatever the opponent's three threatens).
     pub leaf_vcf_defend: i32,
+    /// Candidate (0 = off): hundredths of a ply that a forced block of a four gains, on top of
+    /// costing no depth; the gains add up along the path and become a ply of extension at each
+    /// 100 (Rapfi extends such a block by 1.3 plies, so a four and its block cost 0.7).
+    pub block_gain: i32,
+    /// Candidate (0 = off): plies of reduction taken off a late quiet move that makes an open
+    /// three when the side's previous move made an open three or a four (Rapfi reduces a
+    /// continued attack about half a ply less).
+    pub attack_continuation: i32,
 }
 
 impl Default for Params {
@@ -192,6 +200,8 @@ impl Default for Params {
             quick_win: 0,
             leaf_vcf: 0,
             leaf_vcf_defend: 0,
+            block_gain: 0,
+            attack_continuation: 0,
         }
     }
 }
@@ -266,6 +276,8 @@ pub const SPECS: &[Spec] = &[
     spec!(quick_win, 0, 1, 1),
     spec!(leaf_vcf, 0, 10_000, 20),
     spec!(leaf_vcf_defend, 0, 1, 1),
+    spec!(block_gain, 0, 100, 10),
+    spec!(attack_continuation, 0, 2, 1),
 ];
 
 impl Params {

@@ -367,6 +367,19 @@ impl Planned {
     }
 }
 
+/// What the current path carries to one ply of it.
+#[derive(Clone, Copy, Debug, Default)]
+struct Step {
+    /// Plies of extension beyond one per move so far (the double singular extension's budget).
+    extra: i32,
+    /// Hundredths of a ply that forced blocks have gained and not yet turned into an extension
+    /// (the `block_gain` candidate).
+    credit: i32,
+    /// The move that reached this ply made an open three or more (the `attack_continuation`
+    /// candidate).
+    attack: bool,
+}
+
 /// One thread's search state: the node count not yet flushed, and whether it has stopped.
 struct Worker<'c, 'a> {
     ctx: &'c Context<'a>,
@@ -379,9 +392,8 @@ struct Worker<'c, 'a> {
     heur: Heuristics,
     /// Static evaluation of each node on the current path, by ply (for the improving test).
     evals: Vec<Score>,
-    /// Plies of extension beyond one per move on the current path, by ply (the double
-    /// singular extension's budget).
-    extra: Vec<i32>,
+    /// What the current path carries to each ply.
+    path: Vec<Step>,
     /// The move the next node at this ply must leave out (the singular test's search).
     excluded: Option<(i32, Pos)>,
     /// The leaves' VCF solver (the `leaf_vcf` candidate), made at its first use.
@@ -926,7 +938,7 @@ impl<'c, 'a> Worker<'c, 'a> {
             cancel,
             heur,
             evals: vec![0; MAX_PLY as usize + 1],
-            extra: vec![0; MAX_PLY as usize + 2],
+            path: vec![Step::default(); MAX_PLY as usize + 2],
             excluded: None,
             leaf_solver: None,
         }
@@ -953,6 +965,10 @@ impl<'c, 'a> Worker<'c, 'a> {
         (threshold, beta): (Score, Score),
         first: bool,
     ) -> Score {
+        self.path[1] = Step {
+            attack: board.threat(mv, board.side_to_move()) >= Threat::Three,
+            ..Step::default()
+        };
         board.make(mv);
         let score = if first {
             -self.negamax(board, depth - 1, 1, -beta, -threshold, false)
@@ -1281,7 +1297,7 @@ impl<'c, 'a> Worker<'c, 'a> {
             board.make(first);
             board.make(second);
             // No extension lies above a balanced pair.
-            self.extra[2] = 0;
+            self.path[2] = Step::default();
             let score = self.negamax(board, depth - 2, 2, low, high, false);
             board.undo();
             board.undo();
@@ -1330,7 +1346,7 @@ impl<'c, 'a> Worker<'c, 'a> {
         let next = AtomicUsize::new(0);
         let ctx = self.ctx;
         let heur = &self.heur;
-        let (evals, extra) = (&self.evals, &self.extra);
+        let (evals, path) = (&self.evals, &self.path);
         let mut cancel: Vec<&AtomicBool> = self.cancel.clone();
         cancel.push(&cutoff);
         let split = Split {
@@ -1359,13 +1375,13 @@ impl<'c, 'a> Worker<'c, 'a> {
                         let mut local = template.clone();
                         let mut worker = Worker::new(ctx, cancel.clone(), heur.clone());
                         worker.evals.clone_from(evals);
-                        worker.extra.clone_from(extra);
+                        worker.path.clone_from(path);
                         split.run(&mut worker, &mut local);
                     });
                 }
                 let mut worker = Worker::new(ctx, cancel.clone(), heur.clone());
                 worker.evals.clone_from(evals);
-                worker.extra.clone_from(extra);
+                worker.path.clone_from(path);
                 split.run(&mut worker, board);
             });
         });
@@ -1440,6 +1456,7 @@ impl<'c, 'a> Worker<'c, 'a> {
             0
         };
         let defend_reduction = self.ctx.params.defend_reduction;
+        let attack_continuation = self.ctx.params.attack_continuation;
         let keep_threes = self.ctx.params.keep_threes > 0;
         let quiescence_direct = depth <= 0 && self.ctx.params.quiescence_direct > 0;
         for (i, &mv) in list.moves.iter().enumerate() {
@@ -1506,6 +1523,15 @@ impl<'c, 'a> Worker<'c, 'a> {
                 }
                 // Candidate (off by default): at a cut node, more.
                 r += cut_reduction;
+                // Candidate (off by default): an open three that goes on with the side's
+                // attack (its previous move made an open three or a four), less.
+                if attack_continuation > 0
+                    && ply >= 1
+                    && self.path[ply as usize - 1].attack
+                    && board.threat(mv, me) == Threat::Three
+                {
+                    r -= attack_continuation;
+                }
                 // The fixed reduction (at most 2, from depth 6) never exceeds this.
                 r.clamp(0, depth - 2)
             } else {
@@ -1538,7 +1564,12 @@ impl<'c, 'a> Worker<'c, 'a> {
     ) -> Score {
         let next = depth - 1 - planned.shallower + planned.extension;
         let child = ply + 1;
-        self.extra[child as usize] = self.extra[ply as usize] + (planned.extension - 1).max(0);
+        let here = self.path[ply as usize];
+        self.path[child as usize] = Step {
+            extra: here.extra + (planned.extension - 1).max(0),
+            credit: here.credit,
+            attack: board.threat(planned.mv, board.side_to_move()) >= Threat::Three,
+        };
         board.make(planned.mv);
         // The child's expected kind: a PV node's first child is a PV node; a reduced search
         // expects a cut-off below, a null-window search at full depth the opposite of this
@@ -1783,9 +1814,18 @@ impl<'c, 'a> Worker<'c, 'a> {
         };
         // Never empty: the first move is never quiet.
         let mut plan = self.plan(board, &list, hash_move, (depth, ply), cut, pruning);
-        // A forced block of a four is not a real choice: it costs no depth.
+        // A forced block of a four is not a real choice: it costs no depth. Candidate (off by
+        // default): it gains a fraction of a ply too, paid out as a ply once the path's
+        // fractions reach one.
         let mut depth = if list.kind == MoveKind::ForcedBlock {
-            depth + 1
+            let credit = self.path[ply as usize].credit + params.block_gain;
+            if credit >= 100 {
+                self.path[ply as usize].credit = credit - 100;
+                depth + 2
+            } else {
+                self.path[ply as usize].credit = credit;
+                depth + 1
+            }
         } else {
             depth
         };
@@ -1817,7 +1857,7 @@ impl<'c, 'a> Worker<'c, 'a> {
                         if params.singular_double > 0
                             && !pv_node
                             && s < singular_beta - params.singular_double
-                            && self.extra[ply as usize] < DOUBLE_EXTENSION_PLIES
+                            && self.path[ply as usize].extra < DOUBLE_EXTENSION_PLIES
                         {
                             2
                         } else {
@@ -2581,6 +2621,8 @@ mod tests {
             ("quick_win", 1),
             ("leaf_vcf", 100),
             ("leaf_vcf_defend", 1),
+            ("block_gain", 30),
+            ("attack_continuation", 1),
         ] {
             all.set(name, value).expect("in range");
         }
@@ -2659,6 +2701,8 @@ mod tests {
             ("order_defence", 100),
             ("quick_win", 1),
             ("leaf_vcf", 100),
+            ("block_gain", 50),
+            ("attack_continuation", 1),
         ] {
             let mut more = singular;
             more.set(name, value).expect("in range");
