@@ -375,8 +375,8 @@ struct Step {
     /// Hundredths of a ply that forced blocks have gained and not yet turned into an extension
     /// (the `block_gain` candidate).
     credit: i32,
-    /// The move that reached this ply made an open three or more (the `attack_continuation`
-    /// candidate).
+    /// The move that reached this ply made an open three or more (read only by the
+    /// `attack_continuation` candidate, and set only while it is on).
     attack: bool,
 }
 
@@ -966,7 +966,8 @@ impl<'c, 'a> Worker<'c, 'a> {
         first: bool,
     ) -> Score {
         self.path[1] = Step {
-            attack: board.threat(mv, board.side_to_move()) >= Threat::Three,
+            attack: self.ctx.params.attack_continuation > 0
+                && board.threat(mv, board.side_to_move()) >= Threat::Three,
             ..Step::default()
         };
         board.make(mv);
@@ -1568,7 +1569,8 @@ impl<'c, 'a> Worker<'c, 'a> {
         self.path[child as usize] = Step {
             extra: here.extra + (planned.extension - 1).max(0),
             credit: here.credit,
-            attack: board.threat(planned.mv, board.side_to_move()) >= Threat::Three,
+            attack: self.ctx.params.attack_continuation > 0
+                && board.threat(planned.mv, board.side_to_move()) >= Threat::Three,
         };
         board.make(planned.mv);
         // The child's expected kind: a PV node's first child is a PV node; a reduced search
