@@ -114,9 +114,9 @@ pub struct Params {
     /// moves on the opponent's four squares and its own four-threes, not every four of its own
     /// (a cheaper quiescence). On since the SPRT of 2026-12-04 (see the README).
     pub quiescence_direct: i32,
-    /// Candidate (0 = off, 1 = on): reverse futility, futility pruning and razoring use the
-    /// table's score instead of the static evaluation where the entry's bound says the true
-    /// value lies beyond the evaluation on that side.
+    /// 1 = on: reverse futility, futility pruning and razoring use the table's score instead
+    /// of the static evaluation where the entry's bound says the true value lies beyond the
+    /// evaluation on that side. On since the SPRT of 2026-12-05 (see the README).
     pub tt_eval: i32,
     /// Candidate (0 = off, 1 = on): a leaf below the nominal depth searches only its own
     /// four-threes before trusting the evaluation, not its double threes (Rapfi's leaves
@@ -192,7 +192,7 @@ impl Default for Params {
             cut_reduction: 0,
             defend_reduction: 0,
             quiescence_direct: 1,
-            tt_eval: 0,
+            tt_eval: 1,
             leaf_fours_only: 0,
             leaf_fours: 0,
             keep_threes: 0,

@@ -24,7 +24,8 @@
 //! shallow non-PV nodes, the latest of them not at all (move-count pruning). At shallow non-PV
 //! nodes where the opponent has no open three, a static evaluation far above beta is a cut-off
 //! (reverse futility pruning), and one far below alpha drops every quiet move (futility
-//! pruning). A node four or more plies deep without a hash move is searched a ply shallower
+//! pruning); where the transposition table's bound says the node is worth more (or less) than
+//! its static evaluation, these tests read the table's score instead. A node four or more plies deep without a hash move is searched a ply shallower
 //! (internal iterative reduction); at six or more, a hash move that alone holds the entry's
 //! score when the others are searched at half depth is searched a ply deeper (singular
 //! extension).
@@ -1700,9 +1701,8 @@ impl<'c, 'a> Worker<'c, 'a> {
         let static_eval = eval::evaluate(board);
         self.evals[ply as usize] = static_eval;
         let improving = ply < 2 || static_eval > self.evals[ply as usize - 2];
-        // Candidate (off by default): the pruning below trusts the table's score over the
-        // static evaluation where its bound says the true value lies on that side (Stockfish
-        // and Rapfi do this).
+        // The pruning below trusts the table's score over the static evaluation where its
+        // bound says the true value lies on that side (Stockfish and Rapfi do this).
         let pruning_eval = match hash_entry {
             Some(entry) if self.ctx.params.tt_eval > 0 && excluded.is_none() => {
                 let s = score_from_tt(entry.score, ply);
@@ -2696,7 +2696,7 @@ mod tests {
             ("cut_reduction", 1),
             ("defend_reduction", 1),
             ("quiescence_direct", 0),
-            ("tt_eval", 1),
+            ("tt_eval", 0),
             ("leaf_fours_only", 1),
             ("leaf_fours", 1),
             ("keep_threes", 1),
