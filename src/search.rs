@@ -25,10 +25,10 @@
 //! nodes where the opponent has no open three, a static evaluation far above beta is a cut-off
 //! (reverse futility pruning), and one far below alpha drops every quiet move (futility
 //! pruning); where the transposition table's bound says the node is worth more (or less) than
-//! its static evaluation, these tests read the table's score instead. A node four or more plies deep without a hash move is searched a ply shallower
-//! (internal iterative reduction); at six or more, a hash move that alone holds the entry's
-//! score when the others are searched at half depth is searched a ply deeper (singular
-//! extension).
+//! its static evaluation, these tests read the table's score instead. A node four or more
+//! plies deep without a hash move is searched a ply shallower (internal iterative reduction);
+//! at six or more, a hash move that alone holds the entry's score when the others are searched
+//! at half depth is searched a ply deeper (singular extension).
 //!
 //! Time: iterations start until the planned (soft) time, if there is one, stretched while the
 //! best move changes or the score falls and shortened when both are stable; the hard limit
