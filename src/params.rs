@@ -155,6 +155,13 @@ pub struct Params {
     /// three when the side's previous move made an open three or a four (Rapfi reduces a
     /// continued attack about half a ply less).
     pub attack_continuation: i32,
+    /// Candidate (0 = off): at a node with fewer plies to go than this, PV nodes included, a
+    /// quiet move that makes nothing of note for either side (not even a two) is not searched
+    /// (Rapfi skips such "trivial" moves below 4.3 of its plies).
+    pub trivial_depth: i32,
+    /// Candidate (0 = off, 1 = on): move-count pruning applies at PV nodes too (Rapfi prunes by
+    /// move count at every node but the root).
+    pub lmp_pv: i32,
 }
 
 impl Default for Params {
@@ -202,6 +209,8 @@ impl Default for Params {
             leaf_vcf_defend: 0,
             block_gain: 0,
             attack_continuation: 0,
+            trivial_depth: 0,
+            lmp_pv: 0,
         }
     }
 }
@@ -278,6 +287,8 @@ pub const SPECS: &[Spec] = &[
     spec!(leaf_vcf_defend, 0, 1, 1),
     spec!(block_gain, 0, 100, 10),
     spec!(attack_continuation, 0, 2, 1),
+    spec!(trivial_depth, 0, 12, 1),
+    spec!(lmp_pv, 0, 1, 1),
 ];
 
 impl Params {

@@ -1461,6 +1461,7 @@ impl<'c, 'a> Worker<'c, 'a> {
         let attack_continuation = self.ctx.params.attack_continuation;
         let keep_threes = self.ctx.params.keep_threes > 0;
         let quiescence_direct = depth <= 0 && self.ctx.params.quiescence_direct > 0;
+        let trivial_pruning = depth < self.ctx.params.trivial_depth;
         for (i, &mv) in list.moves.iter().enumerate() {
             // At a node that must answer an open three, a move off the opponent's four squares
             // is a four of our own that leaves the three standing: below the horizon only our
@@ -1494,6 +1495,14 @@ impl<'c, 'a> Worker<'c, 'a> {
                 continue;
             }
             quiet_seen += 1;
+            // Candidate (off by default): near the horizon a move that makes nothing of note
+            // for either side is skipped, at PV nodes too.
+            if trivial_pruning
+                && board.threat(mv, me) == Threat::None
+                && board.threat(mv, opp) == Threat::None
+            {
+                continue;
+            }
             // Candidate (off by default): a move that makes an open three is never pruned.
             let pruned = match pruning {
                 QuietPruning::None => false,
@@ -1802,7 +1811,8 @@ impl<'c, 'a> Worker<'c, 'a> {
             }
             _ => {}
         }
-        let pruning = if pv_node {
+        // Candidate (off by default): PV nodes prune by move count too.
+        let pruning = if pv_node && params.lmp_pv == 0 {
             QuietPruning::None
         } else if futile {
             QuietPruning::All
@@ -2625,6 +2635,8 @@ mod tests {
             ("leaf_vcf_defend", 1),
             ("block_gain", 30),
             ("attack_continuation", 1),
+            ("trivial_depth", 4),
+            ("lmp_pv", 1),
         ] {
             all.set(name, value).expect("in range");
         }
@@ -2705,6 +2717,8 @@ mod tests {
             ("leaf_vcf", 100),
             ("block_gain", 50),
             ("attack_continuation", 1),
+            ("trivial_depth", 4),
+            ("lmp_pv", 1),
         ] {
             let mut more = singular;
             more.set(name, value).expect("in range");
