@@ -162,6 +162,10 @@ pub struct Params {
     /// Candidate (0 = off, 1 = on): move-count pruning applies at PV nodes too (Rapfi prunes by
     /// move count at every node but the root).
     pub lmp_pv: i32,
+    /// Candidate (0 = off, in hundredths of a ply): reverse futility pruning counts this much
+    /// less depth in its margin when the static evaluation rose since two plies up (Stockfish
+    /// and Rapfi take a ply off).
+    pub rfp_improving: i32,
 }
 
 impl Default for Params {
@@ -211,6 +215,7 @@ impl Default for Params {
             attack_continuation: 0,
             trivial_depth: 0,
             lmp_pv: 0,
+            rfp_improving: 0,
         }
     }
 }
@@ -289,6 +294,7 @@ pub const SPECS: &[Spec] = &[
     spec!(attack_continuation, 0, 2, 1),
     spec!(trivial_depth, 0, 12, 1),
     spec!(lmp_pv, 0, 1, 1),
+    spec!(rfp_improving, 0, 200, 25),
 ];
 
 impl Params {

@@ -1756,7 +1756,11 @@ impl<'c, 'a> Worker<'c, 'a> {
             && opp_fives == 0
             && board.threat_count(opp, Threat::FlexFour) == 0
         {
-            if depth <= params.rfp_depth && pruning_eval - params.rfp_margin * depth >= beta {
+            // Candidate (off by default): an improving node is pruned with less margin.
+            let rfp_depth100 = depth * 100 - if improving { params.rfp_improving } else { 0 };
+            if depth <= params.rfp_depth
+                && pruning_eval - params.rfp_margin * rfp_depth100.max(0) / 100 >= beta
+            {
                 return pruning_eval;
             }
             // Candidate (off by default): far below alpha near the horizon, only a double
