@@ -1757,9 +1757,10 @@ impl<'c, 'a> Worker<'c, 'a> {
             && board.threat_count(opp, Threat::FlexFour) == 0
         {
             // Candidate (off by default): an improving node is pruned with less margin.
-            let rfp_depth100 = depth * 100 - if improving { params.rfp_improving } else { 0 };
+            let improving_cut = if improving { params.rfp_improving } else { 0 };
             if depth <= params.rfp_depth
-                && pruning_eval - params.rfp_margin * rfp_depth100.max(0) / 100 >= beta
+                && pruning_eval - params.rfp_margin * (depth * 100 - improving_cut).max(0) / 100
+                    >= beta
             {
                 return pruning_eval;
             }
