@@ -166,6 +166,11 @@ pub struct Params {
     /// less depth in its margin when the static evaluation rose since two plies up (Stockfish
     /// and Rapfi take a ply off).
     pub rfp_improving: i32,
+    /// Candidate (0 = off, a percentage of the time to the hard limit): with a time limit, the
+    /// move the search chose is checked by a search of the position after it, the opponent to
+    /// move, in this share of the time; when the opponent then wins, the move is dropped and
+    /// the others searched again (a few times at most).
+    pub verify_share: i32,
 }
 
 impl Default for Params {
@@ -216,6 +221,7 @@ impl Default for Params {
             trivial_depth: 0,
             lmp_pv: 0,
             rfp_improving: 0,
+            verify_share: 0,
         }
     }
 }
@@ -295,6 +301,7 @@ pub const SPECS: &[Spec] = &[
     spec!(trivial_depth, 0, 12, 1),
     spec!(lmp_pv, 0, 1, 1),
     spec!(rfp_improving, 0, 200, 25),
+    spec!(verify_share, 0, 50, 5),
 ];
 
 impl Params {

@@ -423,6 +423,8 @@ pub struct Searcher<'a> {
     /// First iteration of the iterative deepening.
     start_depth: i32,
     goal: Goal,
+    /// Root moves the check of [`Params::verify_share`] found lost, never searched again.
+    dropped: Vec<Pos>,
 }
 
 impl<'a> Searcher<'a> {
@@ -447,6 +449,7 @@ impl<'a> Searcher<'a> {
             excluded: &[],
             start_depth: 1,
             goal: Goal::Best,
+            dropped: Vec::new(),
         }
     }
 
@@ -535,10 +538,104 @@ impl<'a> Searcher<'a> {
         board: &mut Board,
         observe: &mut dyn FnMut(Progress<'_>),
     ) -> SearchResult {
+        let share = self.ctx.params.verify_share;
+        let limits = self.ctx.limits;
+        let hard = match limits.hard {
+            Some(hard) if share > 0 && self.goal == Goal::Best && self.multi_pv == 1 => hard,
+            _ => return self.search_once(board, observe),
+        };
+        // Candidate (off by default): the chosen move is checked by a search from the
+        // opponent's side in a share of the time; a move after which the opponent wins is
+        // dropped and the others searched again.
+        // With a planned time (a match clock) the check is paid from the time between the
+        // planned and the hard limit; without one, from the turn.
+        let planned = limits
+            .soft
+            .unwrap_or(hard)
+            .saturating_duration_since(Instant::now());
+        let budget = planned * share.clamp(0, 90) as u32 / 100;
+        let mut first: Option<SearchResult> = None;
+        let mut result;
+        let mut extra_nodes = 0;
+        loop {
+            let end = hard.checked_sub(budget).unwrap_or(hard);
+            self.ctx.limits.hard = Some(end);
+            // A search again after a dropped move plans half the first one's time.
+            self.ctx.limits.soft = match (limits.soft, &first) {
+                (Some(soft), None) => Some(soft.min(end)),
+                (Some(_), Some(_)) => Some((Instant::now() + planned / 2).min(end)),
+                (None, _) => None,
+            };
+            self.ctx.aborted.store(false, Ordering::Relaxed);
+            result = self.search_once(board, observe);
+            let mv = match result.best {
+                Some(mv) if first.is_none() || !self.dropped.contains(&mv) => mv,
+                _ => break,
+            };
+            if first.is_none() {
+                first = Some(result.clone());
+            }
+            if result.score.abs() >= WIN_THRESHOLD
+                || (self.ctx.stop)()
+                || self.dropped.len() >= VERIFY_TRIES
+                || Instant::now() >= hard
+            {
+                break;
+            }
+            let (lost, nodes) =
+                self.opponent_wins_after(board, mv, hard.min(Instant::now() + budget));
+            extra_nodes += nodes;
+            if !lost || Instant::now() + budget >= hard {
+                if lost {
+                    // No time left to search the others: keep the first choice.
+                    result = first.clone().unwrap_or(result);
+                }
+                break;
+            }
+            self.dropped.push(mv);
+        }
+        if let Some(first) = first {
+            // Every move tried was lost (or the re-search found nothing new): the first
+            // choice, searched longest, stands.
+            if result.best.map_or(true, |mv| self.dropped.contains(&mv)) {
+                result = first;
+            }
+        }
+        result.nodes += extra_nodes;
+        self.ctx.limits = limits;
+        self.dropped.clear();
+        result
+    }
+
+    /// Searches the position after `mv` from the opponent's side until `deadline`: whether it
+    /// finds a win for the opponent, and the nodes it searched.
+    fn opponent_wins_after(&self, board: &mut Board, mv: Pos, deadline: Instant) -> (bool, u64) {
+        let limits = Limits {
+            max_depth: MAX_DEPTH,
+            max_nodes: 0,
+            soft: None,
+            hard: Some(deadline),
+        };
+        let mut params = self.ctx.params;
+        params.verify_share = 0;
+        let mut check = Searcher::new(self.ctx.tt, limits, self.ctx.stop).params(params);
+        board.make(mv);
+        let reply = check.think(board, &mut |_| {});
+        board.undo();
+        (reply.score >= WIN_THRESHOLD, check.nodes())
+    }
+
+    /// One search of the root moves (all but the excluded and the dropped ones).
+    fn search_once(
+        &mut self,
+        board: &mut Board,
+        observe: &mut dyn FnMut(Progress<'_>),
+    ) -> SearchResult {
         let start = Instant::now();
+        let all_excluded: Vec<Pos> = self.excluded.iter().chain(&self.dropped).copied().collect();
         let ctx = &self.ctx;
         let goal = self.goal;
-        let mut excluded = self.excluded;
+        let mut excluded: &[Pos] = &all_excluded;
         ctx.tt.new_search();
         let mut result = SearchResult {
             best: None,
@@ -2139,6 +2236,9 @@ fn log_reduction(depth: i32, move_number: usize, scale: i32) -> i32 {
 /// Cache entries of the root VCF search.
 const ROOT_VCF_CACHE: usize = 1 << 18;
 
+/// Most root moves the check of [`Params::verify_share`] drops in one search.
+const VERIFY_TRIES: usize = 3;
+
 /// Most open threes in a root VCT.
 const ROOT_VCT_THREES: i32 = 6;
 
@@ -2950,6 +3050,45 @@ mod tests {
         let without = search_with(&mut b, 5, 1, &first, None);
         assert_ne!(without.best, Some(first[0]));
         assert!(without.score <= r.lines[0].score);
+    }
+
+    /// The check behind `verify_share`: after a move far away, a search from the opponent's
+    /// side finds its win (a double three at 6,6); after black's own open three (8,8: white must
+    /// answer it first) it finds none.
+    #[test]
+    fn the_opponents_win_after_a_move_is_found() {
+        // Black to move; white at 6,6 makes two open threes at once.
+        let mut b = board(
+            Rule::Freestyle,
+            "
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . O . . . . . . . .
+            . . . . . . O . . . . . . . .
+            . . . . . . . . O O . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . X . . . .
+            . . . . . . . . . . X . . . .
+            . . . . . . . . . . . X . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . X . .
+            . . . . . . . . . . . . . . .
+            ",
+        );
+        let tt = TranspositionTable::new(1 << 20);
+        let never = || false;
+        let searcher = Searcher::new(&tt, Limits::depth(1), &never);
+        let before = b.hash();
+        let soon = || Instant::now() + Duration::from_millis(300);
+        let (lost, nodes) = searcher.opponent_wins_after(&mut b, Pos::from_xy(0, 14), soon());
+        assert!(lost && nodes > 0, "{nodes}");
+        assert_eq!(b.hash(), before, "board restored");
+        let (lost, _) = searcher.opponent_wins_after(&mut b, Pos::from_xy(8, 8), soon());
+        assert!(!lost);
+        assert_eq!(b.hash(), before, "board restored");
     }
 
     #[test]
