@@ -568,14 +568,27 @@ impl<'a> Searcher<'a> {
             };
             self.ctx.aborted.store(false, Ordering::Relaxed);
             result = self.search_once(board, observe);
-            let mv = match result.best {
-                Some(mv) if first.is_none() || !self.dropped.contains(&mv) => mv,
-                _ => break,
-            };
-            if first.is_none() {
-                first = Some(result.clone());
+            match &first {
+                None => first = Some(result.clone()),
+                // The other moves are proven lost too (or none is left): the first choice,
+                // searched longest, stands.
+                Some(kept)
+                    if result.score <= -WIN_THRESHOLD
+                        || result.best.map_or(true, |mv| self.dropped.contains(&mv)) =>
+                {
+                    result = kept.clone();
+                    break;
+                }
+                Some(_) => {}
             }
-            if result.score.abs() >= WIN_THRESHOLD
+            let mv = match result.best {
+                Some(mv) => mv,
+                None => break,
+            };
+            // A move found without a tree search (forced, or a threat search's win), a decided
+            // score, a stop, or enough tries: no check.
+            if result.depth == 0
+                || result.score.abs() >= WIN_THRESHOLD
                 || (self.ctx.stop)()
                 || self.dropped.len() >= VERIFY_TRIES
                 || Instant::now() >= hard
@@ -585,21 +598,16 @@ impl<'a> Searcher<'a> {
             let (lost, nodes) =
                 self.opponent_wins_after(board, mv, hard.min(Instant::now() + budget));
             extra_nodes += nodes;
-            if !lost || Instant::now() + budget >= hard {
-                if lost {
-                    // No time left to search the others: keep the first choice.
-                    result = first.clone().unwrap_or(result);
-                }
+            if !lost {
                 break;
             }
-            self.dropped.push(mv);
-        }
-        if let Some(first) = first {
-            // Every move tried was lost (or the re-search found nothing new): the first
-            // choice, searched longest, stands.
-            if result.best.map_or(true, |mv| self.dropped.contains(&mv)) {
-                result = first;
+            if Instant::now() + budget >= hard {
+                // No time left to search the others: the first choice stands.
+                result = first.clone().unwrap_or(result);
+                break;
             }
+            log::debug!("verify: the opponent wins after {mv:?}; searching the other moves");
+            self.dropped.push(mv);
         }
         result.nodes += extra_nodes;
         self.ctx.limits = limits;
@@ -3089,6 +3097,52 @@ mod tests {
         let (lost, _) = searcher.opponent_wins_after(&mut b, Pos::from_xy(8, 8), soon());
         assert!(!lost);
         assert_eq!(b.hash(), before, "board restored");
+    }
+
+    /// With `verify_share` on, a forced block stays the move even when the opponent wins after
+    /// it too: a move the check drops is only ever replaced by one not proven lost.
+    #[test]
+    fn the_check_never_trades_a_forced_block_for_a_quicker_loss() {
+        // Black to move must block white's four at 5,2; white's open three then wins anyway
+        // (the block is the only move: the search gives it without a score).
+        let mut b = board(
+            Rule::Freestyle,
+            "
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            X O O O O . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . O O O . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . X . . . . . . . . . .
+            . . . . . . . X . . . . . . .
+            . . . . . X . . . . . . . X .
+            . X . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . X . .
+            ",
+        );
+        let tt = TranspositionTable::new(1 << 20);
+        let never = || false;
+        let limits = Limits {
+            max_depth: MAX_DEPTH,
+            max_nodes: 0,
+            soft: None,
+            hard: Some(Instant::now() + Duration::from_millis(400)),
+        };
+        let params = Params {
+            verify_share: 25,
+            ..Params::default()
+        };
+        let mut searcher = Searcher::new(&tt, limits, &never).params(params);
+        let r = searcher.think(&mut b, &mut |_| {});
+        assert!(
+            r.best == Some(Pos::from_xy(5, 2)) && r.score > -WIN_THRESHOLD,
+            "{r:?}"
+        );
     }
 
     #[test]
