@@ -545,10 +545,9 @@ impl<'a> Searcher<'a> {
             _ => return self.search_once(board, observe),
         };
         // Candidate (off by default): the chosen move is checked by a search from the
-        // opponent's side in a share of the time; a move after which the opponent wins is
-        // dropped and the others searched again.
-        // With a planned time (a match clock) the check is paid from the time between the
-        // planned and the hard limit; without one, from the turn.
+        // opponent's side in a share of the planned time (of the turn when there is no plan),
+        // kept back from the hard limit; a move after which the opponent wins is dropped and
+        // the others searched again.
         let planned = limits
             .soft
             .unwrap_or(hard)
