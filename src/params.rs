@@ -166,10 +166,10 @@ pub struct Params {
     /// less depth in its margin when the static evaluation rose since two plies up (Stockfish
     /// and Rapfi take a ply off).
     pub rfp_improving: i32,
-    /// Candidate (0 = off, a percentage of the time to the hard limit): with a time limit, the
-    /// move the search chose is checked by a search of the position after it, the opponent to
-    /// move, in this share of the time; when the opponent then wins, the move is dropped and
-    /// the others searched again (a few times at most).
+    /// Candidate (0 = off, a percentage of the planned time, or of the turn when there is no
+    /// plan): with a time limit, the move the search chose is checked by a search of the
+    /// position after it, the opponent to move, in this share of the time; when the opponent
+    /// then wins, the move is dropped and the others searched again (a few times at most).
     pub verify_share: i32,
 }
 

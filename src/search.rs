@@ -423,8 +423,6 @@ pub struct Searcher<'a> {
     /// First iteration of the iterative deepening.
     start_depth: i32,
     goal: Goal,
-    /// Root moves the check of [`Params::verify_share`] found lost, never searched again.
-    dropped: Vec<Pos>,
 }
 
 impl<'a> Searcher<'a> {
@@ -449,7 +447,6 @@ impl<'a> Searcher<'a> {
             excluded: &[],
             start_depth: 1,
             goal: Goal::Best,
-            dropped: Vec::new(),
         }
     }
 
@@ -542,7 +539,7 @@ impl<'a> Searcher<'a> {
         let limits = self.ctx.limits;
         let hard = match limits.hard {
             Some(hard) if share > 0 && self.goal == Goal::Best && self.multi_pv == 1 => hard,
-            _ => return self.search_once(board, observe),
+            _ => return self.search_once(board, &[], observe),
         };
         // Candidate (off by default): the chosen move is checked by a search from the
         // opponent's side in a share of the planned time (of the turn when there is no plan),
@@ -554,6 +551,8 @@ impl<'a> Searcher<'a> {
             .saturating_duration_since(Instant::now());
         let budget = planned * share.clamp(0, 90) as u32 / 100;
         let mut first: Option<SearchResult> = None;
+        // Root moves the check found lost, never searched again.
+        let mut dropped = Vec::new();
         let mut result;
         let mut extra_nodes = 0;
         loop {
@@ -566,14 +565,14 @@ impl<'a> Searcher<'a> {
                 (None, _) => None,
             };
             self.ctx.aborted.store(false, Ordering::Relaxed);
-            result = self.search_once(board, observe);
+            result = self.search_once(board, &dropped, observe);
             match &first {
                 None => first = Some(result.clone()),
                 // The other moves are proven lost too (or none is left): the first choice,
                 // searched longest, stands.
                 Some(kept)
                     if result.score <= -WIN_THRESHOLD
-                        || result.best.map_or(true, |mv| self.dropped.contains(&mv)) =>
+                        || result.best.map_or(true, |mv| dropped.contains(&mv)) =>
                 {
                     result = kept.clone();
                     break;
@@ -589,7 +588,7 @@ impl<'a> Searcher<'a> {
             if result.depth == 0
                 || result.score.abs() >= WIN_THRESHOLD
                 || (self.ctx.stop)()
-                || self.dropped.len() >= VERIFY_TRIES
+                || dropped.len() >= VERIFY_TRIES
                 || Instant::now() >= hard
             {
                 break;
@@ -606,11 +605,10 @@ impl<'a> Searcher<'a> {
                 break;
             }
             log::debug!("verify: the opponent wins after {mv:?}; searching the other moves");
-            self.dropped.push(mv);
+            dropped.push(mv);
         }
         result.nodes += extra_nodes;
         self.ctx.limits = limits;
-        self.dropped.clear();
         result
     }
 
@@ -632,14 +630,15 @@ impl<'a> Searcher<'a> {
         (reply.score >= WIN_THRESHOLD, check.nodes())
     }
 
-    /// One search of the root moves (all but the excluded and the dropped ones).
+    /// One search of the root moves, all but the excluded ones and `dropped`.
     fn search_once(
         &mut self,
         board: &mut Board,
+        dropped: &[Pos],
         observe: &mut dyn FnMut(Progress<'_>),
     ) -> SearchResult {
         let start = Instant::now();
-        let all_excluded: Vec<Pos> = self.excluded.iter().chain(&self.dropped).copied().collect();
+        let all_excluded: Vec<Pos> = self.excluded.iter().chain(dropped).copied().collect();
         let ctx = &self.ctx;
         let goal = self.goal;
         let mut excluded: &[Pos] = &all_excluded;
