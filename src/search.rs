@@ -344,6 +344,7 @@ enum QuietPruning {
 #[derive(Clone, Copy, Debug)]
 struct Planned {
     mv: Pos,
+    /// Depth less for the first, null-window search, in units of [`PLY`].
     reduction: i32,
     /// Plies less for good (no re-search at the full depth), on top of the reduction.
     shallower: i32,
@@ -967,6 +968,7 @@ struct RootOutcome {
 /// The shared state of one parallel split (see `Worker::search_siblings`).
 struct Split<'s> {
     moves: &'s [Planned],
+    /// The node's depth in units of [`PLY`].
     depth: i32,
     ply: i32,
     beta: Score,
@@ -1076,11 +1078,18 @@ impl<'c, 'a> Worker<'c, 'a> {
         };
         board.make(mv);
         let score = if first {
-            -self.negamax(board, depth - 1, 1, -beta, -threshold, false)
+            -self.negamax(board, (depth - 1) * PLY, 1, -beta, -threshold, false)
         } else {
-            let s = -self.negamax(board, depth - 1, 1, -threshold - 1, -threshold, true);
+            let s = -self.negamax(
+                board,
+                (depth - 1) * PLY,
+                1,
+                -threshold - 1,
+                -threshold,
+                true,
+            );
             if s > threshold && s < beta && !self.aborted {
-                -self.negamax(board, depth - 1, 1, -beta, -threshold, false)
+                -self.negamax(board, (depth - 1) * PLY, 1, -beta, -threshold, false)
             } else {
                 s
             }
@@ -1356,7 +1365,7 @@ impl<'c, 'a> Worker<'c, 'a> {
             let high = (bias + distance).min(INFINITY);
             observe(Progress::Enter { depth, mv });
             board.make(mv);
-            let score = -self.negamax(board, depth - 1, 1, -high, -low, false);
+            let score = -self.negamax(board, (depth - 1) * PLY, 1, -high, -low, false);
             board.undo();
             if self.aborted {
                 break;
@@ -1403,7 +1412,7 @@ impl<'c, 'a> Worker<'c, 'a> {
             board.make(second);
             // No extension lies above a balanced pair.
             self.path[2] = Step::default();
-            let score = self.negamax(board, depth - 2, 2, low, high, false);
+            let score = self.negamax(board, (depth - 2) * PLY, 2, low, high, false);
             board.undo();
             board.undo();
             if self.aborted {
@@ -1581,7 +1590,7 @@ impl<'c, 'a> Worker<'c, 'a> {
                     }
                 } else if defend_reduction > 0 && depth >= 3 {
                     plan.push(Planned {
-                        reduction: defend_reduction.min(depth - 2),
+                        reduction: defend_reduction.min(depth - 2) * PLY,
                         ..Planned::full(mv)
                     });
                     continue;
@@ -1647,7 +1656,7 @@ impl<'c, 'a> Worker<'c, 'a> {
                     r -= attack_continuation;
                 }
                 // The fixed reduction (at most 2, from depth 6) never exceeds this.
-                r.clamp(0, depth - 2)
+                r.clamp(0, depth - 2) * PLY
             } else {
                 0
             };
@@ -1663,7 +1672,8 @@ impl<'c, 'a> Worker<'c, 'a> {
     }
 
     /// Searches one move of a node: the first with the full window, the others with a null
-    /// window (reduced first when planned so), re-searched when they beat `alpha`.
+    /// window (reduced first when planned so), re-searched when they beat `alpha`. `depth` is
+    /// the node's, in units of [`PLY`].
     #[allow(clippy::too_many_arguments)]
     fn search_move(
         &mut self,
@@ -1676,7 +1686,7 @@ impl<'c, 'a> Worker<'c, 'a> {
         first: bool,
         cut: bool,
     ) -> Score {
-        let next = depth - 1 - planned.shallower + planned.extension;
+        let next = depth - (1 + planned.shallower - planned.extension) * PLY;
         let child = ply + 1;
         let here = self.path[ply as usize];
         self.path[child as usize] = Step {
@@ -1706,7 +1716,7 @@ impl<'c, 'a> Worker<'c, 'a> {
                 // searched a ply deeper than planned (Rapfi's LMR extension).
                 let deeper = self.ctx.params.lmr_deeper;
                 let next = if deeper > 0 && s > alpha.saturating_add(deeper) {
-                    next + 1
+                    next + PLY
                 } else {
                     next
                 };
@@ -1726,12 +1736,15 @@ impl<'c, 'a> Worker<'c, 'a> {
     fn negamax(
         &mut self,
         board: &mut Board,
-        depth: i32,
+        units: i32,
         ply: i32,
         mut alpha: Score,
         beta: Score,
         cut: bool,
     ) -> Score {
+        // Whole plies decide everything at this node; the fraction of a ply is handed on to
+        // its children.
+        let (depth, fraction) = (units.div_euclid(PLY), units.rem_euclid(PLY));
         self.nodes += 1;
         if self.nodes >= CHECK_INTERVAL {
             self.check_stop();
@@ -1964,8 +1977,14 @@ impl<'c, 'a> Worker<'c, 'a> {
                 let singular_beta = tt_score - params.singular_margin * depth;
                 if tt_score.abs() < WIN_THRESHOLD {
                     self.excluded = Some((ply, mv));
-                    let s =
-                        self.negamax(board, depth / 2, ply, singular_beta - 1, singular_beta, cut);
+                    let s = self.negamax(
+                        board,
+                        depth / 2 * PLY,
+                        ply,
+                        singular_beta - 1,
+                        singular_beta,
+                        cut,
+                    );
                     self.excluded = None;
                     if self.aborted {
                         return 0;
@@ -2023,7 +2042,7 @@ impl<'c, 'a> Worker<'c, 'a> {
                     let (score, mv) = self.search_siblings(
                         board,
                         &plan[1..],
-                        depth,
+                        depth * PLY + fraction,
                         ply,
                         (alpha, beta),
                         cut,
@@ -2039,14 +2058,15 @@ impl<'c, 'a> Worker<'c, 'a> {
                     break;
                 }
             }
+            let units = depth * PLY + fraction;
             let score = if i == 0 {
                 let planned = Planned {
                     extension,
                     ..planned
                 };
-                self.search_move(board, planned, depth, ply, alpha, beta, true, cut)
+                self.search_move(board, planned, units, ply, alpha, beta, true, cut)
             } else {
-                self.search_move(board, planned, depth, ply, alpha, beta, false, cut)
+                self.search_move(board, planned, units, ply, alpha, beta, false, cut)
             };
             if self.aborted {
                 return 0;
@@ -2169,7 +2189,7 @@ impl<'c, 'a> Worker<'c, 'a> {
             let score = self.search_move(
                 board,
                 Planned::full(mv),
-                depth,
+                depth * PLY,
                 ply,
                 alpha,
                 beta,
@@ -2225,6 +2245,11 @@ fn quick_win(board: &mut Board) -> bool {
 
 /// Verdicts the leaves' VCF solver keeps (the `leaf_vcf` candidate): 32 KiB.
 const LEAF_VCF_CACHE: usize = 1 << 12;
+
+/// Units of depth in one ply: the search's depth is a whole number of these, so that a
+/// reduction or an extension may be a fraction of a ply. A node reads its depth in whole plies
+/// (rounded down) and hands the fraction on to its children.
+const PLY: i32 = 16;
 
 /// The deepest node that razoring (the `razor_margin` candidate) may decide by the leaf search.
 const RAZOR_DEPTH: i32 = 2;
