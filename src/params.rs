@@ -171,6 +171,13 @@ pub struct Params {
     /// position after it, the opponent to move, in this share of the time; when the opponent
     /// then wins, the move is dropped and the others searched again (a few times at most).
     pub verify_share: i32,
+    /// Candidate (0 = off): a reduced quiet move is reduced by this many hundredths of
+    /// ln(depth)·ln(move number) plies, in fractions of a ply, instead of the fixed one or two
+    /// plies (Rapfi's freestyle reduction is 100; the reduced search keeps at least one ply).
+    pub lmr_fraction: i32,
+    /// Candidate (0 = off): at a PV node the hash move, when not singular-extended, is searched
+    /// this many hundredths of a ply deeper (Rapfi: 25 at PV nodes).
+    pub hash_extension: i32,
 }
 
 impl Default for Params {
@@ -222,6 +229,8 @@ impl Default for Params {
             lmp_pv: 0,
             rfp_improving: 0,
             verify_share: 0,
+            lmr_fraction: 0,
+            hash_extension: 0,
         }
     }
 }
@@ -302,6 +311,8 @@ pub const SPECS: &[Spec] = &[
     spec!(lmp_pv, 0, 1, 1),
     spec!(rfp_improving, 0, 200, 25),
     spec!(verify_share, 0, 50, 5),
+    spec!(lmr_fraction, 0, 300, 10),
+    spec!(hash_extension, 0, 100, 5),
 ];
 
 impl Params {

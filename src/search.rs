@@ -30,6 +30,10 @@
 //! at six or more, a hash move that alone holds the entry's score when the others are searched
 //! at half depth is searched a ply deeper (singular extension).
 //!
+//! Inside the tree, depth is counted in sixteenths of a ply ([`PLY`]): a node reads its depth
+//! in whole plies, rounded down, and hands the fraction on to its children, so a reduction or
+//! an extension may be a fraction of a ply (the transposition table keeps whole plies).
+//!
 //! Time: iterations start until the planned (soft) time, if there is one, stretched while the
 //! best move changes or the score falls and shortened when both are stable; the hard limit
 //! stops the search wherever it is.
@@ -348,8 +352,9 @@ struct Planned {
     reduction: i32,
     /// Plies less for good (no re-search at the full depth), on top of the reduction.
     shallower: i32,
-    /// Plies more: the hash move's singular extension (1, or 2 when doubled; −1 when the
-    /// negative extension applies).
+    /// Depth more, in units of [`PLY`]: the hash move's singular extension (a ply, or two
+    /// when doubled; minus one when the negative extension applies; a fraction of a ply with
+    /// the `hash_extension` candidate).
     extension: i32,
     /// Neither a threat nor a hash, killer or first move (what the history learns from).
     quiet: bool,
@@ -1553,6 +1558,7 @@ impl<'c, 'a> Worker<'c, 'a> {
         let mut quiet_seen = 0;
         let lmr_first_move = self.ctx.params.lmr_first_move.max(0) as usize;
         let lmr_log = self.ctx.params.lmr_log;
+        let lmr_fraction = self.ctx.params.lmr_fraction;
         let policy_reduction = self.ctx.params.policy_reduction;
         let history_reduction = self.ctx.params.history_reduction;
         let cut_reduction = if cut {
@@ -1626,11 +1632,17 @@ impl<'c, 'a> Worker<'c, 'a> {
             }
             let reduction = if depth >= 3 && i >= lmr_first_move {
                 let fixed = 1 + i32::from(depth >= 6 && quiet_seen >= 8);
-                let mut r = if lmr_log > 0 {
-                    fixed.max(log_reduction(depth, i + 1, lmr_log))
+                // In units of a ply: the base reduction (candidate, off by default: in
+                // fractions of a ply).
+                let base = if lmr_fraction > 0 {
+                    fraction_reduction(depth, i + 1, lmr_fraction)
+                } else if lmr_log > 0 {
+                    fixed.max(log_reduction(depth, i + 1, lmr_log)) * PLY
                 } else {
-                    fixed
+                    fixed * PLY
                 };
+                // In whole plies: what the candidates below add or take off.
+                let mut r = 0;
                 if policy_reduction > 0 && best_value > 0 {
                     let shortfall = best_value - movegen::pattern_value(board, mv).min(best_value);
                     r += policy_reduction * shortfall / best_value / 100;
@@ -1656,7 +1668,7 @@ impl<'c, 'a> Worker<'c, 'a> {
                     r -= attack_continuation;
                 }
                 // The fixed reduction (at most 2, from depth 6) never exceeds this.
-                r.clamp(0, depth - 2) * PLY
+                (base + r * PLY).clamp(0, (depth - 2) * PLY)
             } else {
                 0
             };
@@ -1686,11 +1698,11 @@ impl<'c, 'a> Worker<'c, 'a> {
         first: bool,
         cut: bool,
     ) -> Score {
-        let next = depth - (1 + planned.shallower - planned.extension) * PLY;
+        let next = depth - (1 + planned.shallower) * PLY + planned.extension;
         let child = ply + 1;
         let here = self.path[ply as usize];
         self.path[child as usize] = Step {
-            extra: here.extra + (planned.extension - 1).max(0),
+            extra: here.extra + (planned.extension - PLY).max(0) / PLY,
             credit: here.credit,
             attack: self.ctx.params.attack_continuation > 0
                 && board.threat(planned.mv, board.side_to_move()) >= Threat::Three,
@@ -2017,6 +2029,18 @@ impl<'c, 'a> Worker<'c, 'a> {
             }
             _ => 0,
         };
+        // Candidate (off by default): at a PV node, a hash move not extended otherwise is
+        // searched a fraction of a ply deeper.
+        let hash_extension = if params.hash_extension > 0
+            && extension == 0
+            && pv_node
+            && list.kind != MoveKind::ForcedBlock
+            && hash_move == Some(plan[0].mv)
+        {
+            params.hash_extension * PLY / 100
+        } else {
+            0
+        };
         // Candidate (off by default): a non-PV node whose static evaluation is far above beta
         // will likely fail high; its moves that make no four are searched a ply shallower
         // (Rapfi's fail-high reduction).
@@ -2061,7 +2085,7 @@ impl<'c, 'a> Worker<'c, 'a> {
             let units = depth * PLY + fraction;
             let score = if i == 0 {
                 let planned = Planned {
-                    extension,
+                    extension: extension * PLY + hash_extension,
                     ..planned
                 };
                 self.search_move(board, planned, units, ply, alpha, beta, true, cut)
@@ -2262,6 +2286,13 @@ const DOUBLE_EXTENSION_PLIES: i32 = 8;
 fn log_reduction(depth: i32, move_number: usize, scale: i32) -> i32 {
     let r = f64::from(depth).ln() * (move_number as f64).ln() * f64::from(scale) / 100.0;
     r as i32
+}
+
+/// The logarithmic late-move reduction of the `lmr_fraction` candidate (`scale` hundredths of
+/// ln(depth)·ln(move number) plies), in units of [`PLY`].
+fn fraction_reduction(depth: i32, move_number: usize, scale: i32) -> i32 {
+    let plies = f64::from(depth).ln() * (move_number as f64).ln() * f64::from(scale) / 100.0;
+    (plies * f64::from(PLY)) as i32
 }
 
 /// Cache entries of the root VCF search.
@@ -2773,6 +2804,8 @@ mod tests {
             ("attack_continuation", 1),
             ("trivial_depth", 4),
             ("lmp_pv", 1),
+            ("lmr_fraction", 60),
+            ("hash_extension", 25),
         ] {
             all.set(name, value).expect("in range");
         }
@@ -2855,6 +2888,8 @@ mod tests {
             ("attack_continuation", 1),
             ("trivial_depth", 4),
             ("lmp_pv", 1),
+            ("lmr_fraction", 60),
+            ("hash_extension", 25),
         ] {
             let mut more = singular;
             more.set(name, value).expect("in range");
