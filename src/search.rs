@@ -1667,7 +1667,8 @@ impl<'c, 'a> Worker<'c, 'a> {
                 {
                     r -= attack_continuation;
                 }
-                // The fixed reduction (at most 2, from depth 6) never exceeds this.
+                // The reduced search keeps at least one ply (the fixed reduction, at most 2
+                // from depth 6, never comes near it).
                 (base + r * PLY).clamp(0, (depth - 2) * PLY)
             } else {
                 0
@@ -1743,8 +1744,9 @@ impl<'c, 'a> Worker<'c, 'a> {
         score
     }
 
-    /// `cut`: this node is expected to fail high (a cut node: below a null-window search that
-    /// was reduced, or the opposite of an all node); only the late-move reductions read it.
+    /// `units`: the node's depth in units of [`PLY`]. `cut`: this node is expected to fail high
+    /// (a cut node: below a null-window search that was reduced, or the opposite of an all
+    /// node); only the late-move reductions read it.
     fn negamax(
         &mut self,
         board: &mut Board,
