@@ -1635,9 +1635,9 @@ impl<'c, 'a> Worker<'c, 'a> {
                 // In units of a ply: the base reduction (candidate, off by default: in
                 // fractions of a ply).
                 let base = if lmr_fraction > 0 {
-                    fraction_reduction(depth, i + 1, lmr_fraction)
+                    log_reduction(depth, i + 1, lmr_fraction)
                 } else if lmr_log > 0 {
-                    fixed.max(log_reduction(depth, i + 1, lmr_log)) * PLY
+                    fixed.max(log_reduction(depth, i + 1, lmr_log) / PLY) * PLY
                 } else {
                     fixed * PLY
                 };
@@ -2283,16 +2283,10 @@ const RAZOR_DEPTH: i32 = 2;
 /// Most plies of double singular extension on one path (Rapfi allows about ten).
 const DOUBLE_EXTENSION_PLIES: i32 = 8;
 
-/// The logarithmic late-move reduction (`lmr_log` hundredths of ln(depth)·ln(move number)),
-/// in whole plies.
+/// The logarithmic late-move reduction (`scale` hundredths of ln(depth)·ln(move number)
+/// plies) in units of [`PLY`], rounded down: the `lmr_fraction` candidate takes it as it is,
+/// `lmr_log` in whole plies.
 fn log_reduction(depth: i32, move_number: usize, scale: i32) -> i32 {
-    let r = f64::from(depth).ln() * (move_number as f64).ln() * f64::from(scale) / 100.0;
-    r as i32
-}
-
-/// The logarithmic late-move reduction of the `lmr_fraction` candidate (`scale` hundredths of
-/// ln(depth)·ln(move number) plies), in units of [`PLY`].
-fn fraction_reduction(depth: i32, move_number: usize, scale: i32) -> i32 {
     let plies = f64::from(depth).ln() * (move_number as f64).ln() * f64::from(scale) / 100.0;
     (plies * f64::from(PLY)) as i32
 }
