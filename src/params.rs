@@ -178,6 +178,13 @@ pub struct Params {
     /// Candidate (0 = off): at a PV node the hash move, when not singular-extended, is searched
     /// this many hundredths of a ply deeper (Rapfi: 25 at PV nodes).
     pub hash_extension: i32,
+    /// Candidate (0 = off): at a PV node a reduced quiet move is reduced this many hundredths
+    /// of a ply less (Rapfi takes off the node's window over the root's, about a ply).
+    pub lmr_pv_less: i32,
+    /// Candidate (0 = off): at a non-PV node whose static evaluation did not rise since two
+    /// plies up, a quiet move reduced by more than a ply is reduced this many hundredths of a
+    /// ply more (Rapfi: a ply).
+    pub lmr_not_improving: i32,
 }
 
 impl Default for Params {
@@ -231,6 +238,8 @@ impl Default for Params {
             verify_share: 0,
             lmr_fraction: 0,
             hash_extension: 0,
+            lmr_pv_less: 0,
+            lmr_not_improving: 0,
         }
     }
 }
@@ -313,6 +322,8 @@ pub const SPECS: &[Spec] = &[
     spec!(verify_share, 0, 50, 5),
     spec!(lmr_fraction, 0, 300, 10),
     spec!(hash_extension, 0, 100, 5),
+    spec!(lmr_pv_less, 0, 200, 10),
+    spec!(lmr_not_improving, 0, 200, 10),
 ];
 
 impl Params {

@@ -333,6 +333,17 @@ impl Heuristics {
     }
 }
 
+/// What a node's plan needs to know of the node beyond its depth and ply.
+#[derive(Clone, Copy, Debug, Default)]
+struct NodeKind {
+    /// Expected to fail high (a cut node).
+    cut: bool,
+    /// Searched with an open window (a PV node).
+    pv: bool,
+    /// Its static evaluation rose since two plies up.
+    improving: bool,
+}
+
 /// Which quiet moves a node's plan drops.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum QuietPruning {
@@ -1549,7 +1560,7 @@ impl<'c, 'a> Worker<'c, 'a> {
         list: &movegen::MoveList,
         hash_move: Option<Pos>,
         (depth, ply): (i32, i32),
-        cut: bool,
+        node: NodeKind,
         pruning: QuietPruning,
     ) -> Vec<Planned> {
         let me = board.side_to_move();
@@ -1561,7 +1572,19 @@ impl<'c, 'a> Worker<'c, 'a> {
         let lmr_fraction = self.ctx.params.lmr_fraction;
         let policy_reduction = self.ctx.params.policy_reduction;
         let history_reduction = self.ctx.params.history_reduction;
-        let cut_reduction = if cut {
+        // Candidates (off by default), in units of a ply: less at a PV node, more at a non-PV
+        // node that is not improving.
+        let pv_less = if node.pv {
+            self.ctx.params.lmr_pv_less * PLY / 100
+        } else {
+            0
+        };
+        let not_improving = if !node.pv && !node.improving {
+            self.ctx.params.lmr_not_improving * PLY / 100
+        } else {
+            0
+        };
+        let cut_reduction = if node.cut {
             self.ctx.params.cut_reduction
         } else {
             0
@@ -1641,6 +1664,7 @@ impl<'c, 'a> Worker<'c, 'a> {
                 } else {
                     fixed * PLY
                 };
+                let base = base - pv_less + if base > PLY { not_improving } else { 0 };
                 // In whole plies: what the candidates below add or take off.
                 let mut r = 0;
                 if policy_reduction > 0 && best_value > 0 {
@@ -1960,7 +1984,12 @@ impl<'c, 'a> Worker<'c, 'a> {
             })
         };
         // Never empty: the first move is never quiet.
-        let mut plan = self.plan(board, &list, hash_move, (depth, ply), cut, pruning);
+        let node = NodeKind {
+            cut,
+            pv: pv_node,
+            improving,
+        };
+        let mut plan = self.plan(board, &list, hash_move, (depth, ply), node, pruning);
         // A forced block of a four is not a real choice: it costs no depth. Candidate (off by
         // default): it gains a fraction of a ply too, paid out as a ply once the path's
         // fractions reach one.
@@ -2487,7 +2516,7 @@ mod tests {
             &list,
             None,
             (6, 2),
-            false,
+            NodeKind::default(),
             QuietPruning::Late(LMP_MOVES[6]),
         );
         let late = &plan[Params::default().lmr_first_move as usize..];
@@ -2802,6 +2831,8 @@ mod tests {
             ("lmp_pv", 1),
             ("lmr_fraction", 60),
             ("hash_extension", 25),
+            ("lmr_pv_less", 100),
+            ("lmr_not_improving", 100),
         ] {
             all.set(name, value).expect("in range");
         }
@@ -2886,12 +2917,20 @@ mod tests {
             ("lmp_pv", 1),
             ("lmr_fraction", 60),
             ("hash_extension", 25),
+            ("lmr_pv_less", 100),
         ] {
             let mut more = singular;
             more.set(name, value).expect("in range");
             let r = best_with(&mut board(Rule::Freestyle, quiet), 8, more);
             assert_ne!(r.nodes, extended.nodes, "{name} changes nothing");
         }
+        // `lmr_not_improving` adds only to reductions over a ply, which `lmr_fraction` makes.
+        let mut log = singular;
+        log.set("lmr_fraction", 100).expect("in range");
+        let plain = best_with(&mut board(Rule::Freestyle, quiet), 8, log);
+        log.set("lmr_not_improving", 100).expect("in range");
+        let more = best_with(&mut board(Rule::Freestyle, quiet), 8, log);
+        assert_ne!(plain.nodes, more.nodes, "lmr_not_improving changes nothing");
         // `leaf_vcf_defend` works through `leaf_vcf`'s solver.
         let mut vcf = singular;
         vcf.set("leaf_vcf", 100).expect("in range");
