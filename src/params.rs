@@ -76,8 +76,8 @@ pub struct Params {
     pub singular_depth: i32,
     /// Margin of the singular test, in evaluation units per ply of depth.
     pub singular_margin: i32,
-    /// Candidate (0 = off): a non-PV node whose singular test fails high with the test's bound
-    /// at or above beta returns that bound (multi-cut: the hash move and another move both
+    /// 1 = on (the default since its SPRT, in a package of six), 0 = off: a non-PV node whose
+    /// singular test fails high with the test's bound at or above beta returns that bound (multi-cut: the hash move and another move both
     /// refute the opponent's last move).
     pub singular_multicut: i32,
     /// Candidate (0 = off): when the singular test fails high and the hash move's stored score
@@ -91,8 +91,9 @@ pub struct Params {
     /// the hash move is searched two plies deeper instead of one, while the path holds fewer
     /// than eight such extra plies (Rapfi's double singular extension).
     pub singular_double: i32,
-    /// Candidate (0 = off): a reduced move whose reduced search beats alpha by more than this
-    /// is re-searched a ply deeper than its full depth (Rapfi's LMR extension).
+    /// A margin (0 = off; 150 since its SPRT, in a package of six): a reduced move whose
+    /// reduced search beats alpha by more than this is re-searched a ply deeper than its full
+    /// depth (Rapfi's LMR extension).
     pub lmr_deeper: i32,
     /// Candidate (0 = off): at a non-PV node one or two plies from the horizon whose static
     /// evaluation is below alpha by more than this (a third more at two plies), the node is
@@ -134,7 +135,8 @@ pub struct Params {
     /// opponent's once (100: both count twice; taking the opponent's best squares comes
     /// earlier).
     pub order_defence: i32,
-    /// Candidate (0 = off, 1 = on): a node whose side to move can make a four-three whose
+    /// 1 = on (the default since its SPRT, in a package of six), 0 = off: a node whose side to
+    /// move can make a four-three whose
     /// forced block makes no four for the opponent, or a double three while the opponent
     /// cannot make any four, is a win in five plies, without a search (Rapfi's quick win
     /// check; not for a side with forbidden moves; see `search::quick_win`).
@@ -159,8 +161,8 @@ pub struct Params {
     /// quiet move that makes nothing of note for either side (not even a two) is not searched
     /// (Rapfi skips such "trivial" moves below 4.3 of its plies).
     pub trivial_depth: i32,
-    /// Candidate (0 = off, 1 = on): move-count pruning applies at PV nodes too (Rapfi prunes by
-    /// move count at every node but the root).
+    /// 1 = on (the default since its SPRT, in a package of six), 0 = off: move-count pruning
+    /// applies at PV nodes too (Rapfi prunes by move count at every node but the root).
     pub lmp_pv: i32,
     /// Candidate (0 = off, in hundredths of a ply): reverse futility pruning counts this much
     /// less depth in its margin when the static evaluation rose since two plies up (Stockfish
@@ -171,9 +173,10 @@ pub struct Params {
     /// position after it, the opponent to move, in this share of the time; when the opponent
     /// then wins, the move is dropped and the others searched again (a few times at most).
     pub verify_share: i32,
-    /// Candidate (0 = off): a reduced quiet move is reduced by this many hundredths of
-    /// ln(depth)·ln(move number) plies, in fractions of a ply, instead of the fixed one or two
-    /// plies (Rapfi's freestyle reduction is 100; the reduced search keeps at least one ply).
+    /// Hundredths (60 since its SPRT, in a package of six; 0: the fixed one or two plies): a
+    /// reduced quiet move is reduced by this share of ln(depth)·ln(move number) plies, in
+    /// fractions of a ply (Rapfi's freestyle reduction is 100; the reduced search keeps at
+    /// least one ply).
     pub lmr_fraction: i32,
     /// Candidate (0 = off): at a PV node the hash move, when not singular-extended, is searched
     /// this many hundredths of a ply deeper (Rapfi: 25 at PV nodes).
@@ -190,7 +193,7 @@ pub struct Params {
 impl Default for Params {
     fn default() -> Params {
         Params {
-            rfp_depth: 6,
+            rfp_depth: 12,
             rfp_margin: 250,
             futility_depth: 2,
             futility_margin: 300,
@@ -212,11 +215,11 @@ impl Default for Params {
             quiescence_plies: 4,
             singular_depth: 6,
             singular_margin: 8,
-            singular_multicut: 0,
+            singular_multicut: 1,
             singular_negative: 0,
             fail_high_margin: 0,
             singular_double: 0,
-            lmr_deeper: 0,
+            lmr_deeper: 150,
             razor_margin: 0,
             history_reduction: 0,
             cut_reduction: 0,
@@ -227,16 +230,16 @@ impl Default for Params {
             leaf_fours: 0,
             keep_threes: 0,
             order_defence: 0,
-            quick_win: 0,
+            quick_win: 1,
             leaf_vcf: 0,
             leaf_vcf_defend: 0,
             block_gain: 0,
             attack_continuation: 0,
             trivial_depth: 0,
-            lmp_pv: 0,
+            lmp_pv: 1,
             rfp_improving: 0,
             verify_share: 0,
-            lmr_fraction: 0,
+            lmr_fraction: 60,
             hash_extension: 0,
             lmr_pv_less: 0,
             lmr_not_improving: 0,

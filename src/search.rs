@@ -1655,8 +1655,8 @@ impl<'c, 'a> Worker<'c, 'a> {
             }
             let reduction = if depth >= 3 && i >= lmr_first_move {
                 let fixed = 1 + i32::from(depth >= 6 && quiet_seen >= 8);
-                // In units of a ply: the base reduction (candidate, off by default: in
-                // fractions of a ply).
+                // In units of a ply: the base reduction, in fractions of a ply
+                // (`lmr_fraction`; 0 gives the fixed one or two plies).
                 let base = if lmr_fraction > 0 {
                     log_reduction(depth, i + 1, lmr_fraction)
                 } else if lmr_log > 0 {
@@ -1749,8 +1749,8 @@ impl<'c, 'a> Worker<'c, 'a> {
                 planned.reduction > 0 || !cut,
             );
             if planned.reduction > 0 && s > alpha && !self.aborted {
-                // Candidate (off by default): a reduced move that beats alpha by far is
-                // searched a ply deeper than planned (Rapfi's LMR extension).
+                // A reduced move that beats alpha by far is searched a ply deeper than
+                // planned (Rapfi's LMR extension, `lmr_deeper`).
                 let deeper = self.ctx.params.lmr_deeper;
                 let next = if deeper > 0 && s > alpha.saturating_add(deeper) {
                     next + PLY
@@ -1806,7 +1806,7 @@ impl<'c, 'a> Worker<'c, 'a> {
             if movegen::has_legal_flex_four(board, board.side_to_move()) {
                 return win_in(ply + 3);
             }
-            // Candidate (off by default): some double threats win in five plies.
+            // Some double threats win in five plies (`quick_win`).
             if self.ctx.params.quick_win > 0 && quick_win(board) {
                 return win_in(ply + 5);
             }
@@ -1970,7 +1970,7 @@ impl<'c, 'a> Worker<'c, 'a> {
             }
             _ => {}
         }
-        // Candidate (off by default): PV nodes prune by move count too.
+        // PV nodes prune by move count too (`lmp_pv`).
         let pruning = if pv_node && params.lmp_pv == 0 {
             QuietPruning::None
         } else if futile {
@@ -2046,7 +2046,7 @@ impl<'c, 'a> Worker<'c, 'a> {
                             1
                         }
                     } else if params.singular_multicut > 0 && !pv_node && singular_beta >= beta {
-                        // Candidate: the hash move and another move both beat beta.
+                        // Multi-cut: the hash move and another move both beat beta.
                         return singular_beta;
                     } else if params.singular_negative > 0 && tt_score >= beta {
                         // Candidate: the hash move is not the only good move here.
@@ -2872,8 +2872,20 @@ mod tests {
         );
         let b = best_with(&mut board(Rule::Freestyle, three), 8, all);
         assert_eq!((a.best, a.score, a.nodes), (b.best, b.score, b.nodes));
+        // Each candidate is turned on against the engine before the package of six went on
+        // by default (with a shallower singular test), where each is known to change the search.
         let mut singular = Params::default();
-        singular.set("singular_depth", 4).expect("in range");
+        for (name, value) in [
+            ("singular_depth", 4),
+            ("rfp_depth", 6),
+            ("singular_multicut", 0),
+            ("lmr_deeper", 0),
+            ("quick_win", 0),
+            ("lmp_pv", 0),
+            ("lmr_fraction", 0),
+        ] {
+            singular.set(name, value).expect("in range");
+        }
         let quiet = "
             . . . . . . . . . . . .
             . . . . . . . . . . . .
@@ -2888,7 +2900,7 @@ mod tests {
             . . . . . . . . . . . .
             . . . . . . . . . . . .
             ";
-        let mut off = Params::default();
+        let mut off = singular;
         off.set("singular_depth", 0).expect("in range");
         let plain = best_with(&mut board(Rule::Freestyle, quiet), 8, off);
         let extended = best_with(&mut board(Rule::Freestyle, quiet), 8, singular);
