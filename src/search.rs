@@ -2313,8 +2313,8 @@ const RAZOR_DEPTH: i32 = 2;
 const DOUBLE_EXTENSION_PLIES: i32 = 8;
 
 /// The logarithmic late-move reduction (`scale` hundredths of ln(depth)·ln(move number)
-/// plies) in units of [`PLY`], rounded down: the `lmr_fraction` candidate takes it as it is,
-/// `lmr_log` in whole plies.
+/// plies) in units of [`PLY`], rounded down: `lmr_fraction` takes it as it is, `lmr_log` in
+/// whole plies.
 fn log_reduction(depth: i32, move_number: usize, scale: i32) -> i32 {
     let plies = f64::from(depth).ln() * (move_number as f64).ln() * f64::from(scale) / 100.0;
     (plies * f64::from(PLY)) as i32
@@ -2748,9 +2748,9 @@ mod tests {
         assert!(r.score >= WIN_THRESHOLD);
     }
 
-    /// The `quick_win` candidate claims a win only where there is one: in random games under
-    /// every rule without forbidden moves, each position it would call won in five plies is
-    /// won by the search without it. The root's threat searches may report a longer win than
+    /// The quick win check (`quick_win`) claims a win only where there is one: in random games
+    /// under every rule without forbidden moves, each position it would call won in five plies
+    /// is won by the search without it. The root's threat searches may report a longer win than
     /// the claimed five plies.
     #[test]
     fn quick_win_claims_only_real_wins() {
