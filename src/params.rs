@@ -77,8 +77,8 @@ pub struct Params {
     /// Margin of the singular test, in evaluation units per ply of depth.
     pub singular_margin: i32,
     /// 1 = on (the default since its SPRT, in a package of six), 0 = off: a non-PV node whose
-    /// singular test fails high with the test's bound at or above beta returns that bound (multi-cut: the hash move and another move both
-    /// refute the opponent's last move).
+    /// singular test fails high with the test's bound at or above beta returns that bound
+    /// (multi-cut: the hash move and another move both refute the opponent's last move).
     pub singular_multicut: i32,
     /// Candidate (0 = off): when the singular test fails high and the hash move's stored score
     /// is at or above beta, the hash move is searched a ply shallower (negative extension).
@@ -136,10 +136,10 @@ pub struct Params {
     /// earlier).
     pub order_defence: i32,
     /// 1 = on (the default since its SPRT, in a package of six), 0 = off: a node whose side to
-    /// move can make a four-three whose
-    /// forced block makes no four for the opponent, or a double three while the opponent
-    /// cannot make any four, is a win in five plies, without a search (Rapfi's quick win
-    /// check; not for a side with forbidden moves; see `search::quick_win`).
+    /// move can make a four-three whose forced block makes no four for the opponent, or a
+    /// double three while the opponent cannot make any four, is a win in five plies, without a
+    /// search (Rapfi's quick win check; not for a side with forbidden moves; see
+    /// `search::quick_win`).
     pub quick_win: i32,
     /// Candidate (0 = off): a leaf whose evaluation is below beta looks for a VCF of the side
     /// to move (the VCF solver, at most this many nodes) before trusting the evaluation, and

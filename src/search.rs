@@ -1691,8 +1691,7 @@ impl<'c, 'a> Worker<'c, 'a> {
                 {
                     r -= attack_continuation;
                 }
-                // The reduced search keeps at least one ply (the fixed reduction, at most 2
-                // from depth 6, never comes near it).
+                // The reduced search keeps at least one ply.
                 (base + r * PLY).clamp(0, (depth - 2) * PLY)
             } else {
                 0
