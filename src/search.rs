@@ -2935,20 +2935,20 @@ mod tests {
             let r = best_with(&mut board(Rule::Freestyle, quiet), 8, more);
             assert_ne!(r.nodes, extended.nodes, "{name} changes nothing");
         }
-        // `lmr_not_improving` adds only to reductions over a ply, which `lmr_fraction` makes.
-        let mut log = singular;
-        log.set("lmr_fraction", 100).expect("in range");
-        let plain = best_with(&mut board(Rule::Freestyle, quiet), 8, log);
-        log.set("lmr_not_improving", 100).expect("in range");
-        let more = best_with(&mut board(Rule::Freestyle, quiet), 8, log);
-        assert_ne!(plain.nodes, more.nodes, "lmr_not_improving changes nothing");
-        // `leaf_vcf_defend` works through `leaf_vcf`'s solver.
-        let mut vcf = singular;
-        vcf.set("leaf_vcf", 100).expect("in range");
-        let leaf = best_with(&mut board(Rule::Freestyle, quiet), 8, vcf);
-        vcf.set("leaf_vcf_defend", 1).expect("in range");
-        let defend = best_with(&mut board(Rule::Freestyle, quiet), 8, vcf);
-        assert_ne!(leaf.nodes, defend.nodes, "leaf_vcf_defend changes nothing");
+        // Candidates that act only through another: `lmr_not_improving` adds only to
+        // reductions over a ply, which `lmr_fraction` makes; `leaf_vcf_defend` works through
+        // `leaf_vcf`'s solver.
+        for ((base, base_value), (name, value)) in [
+            (("lmr_fraction", 100), ("lmr_not_improving", 100)),
+            (("leaf_vcf", 100), ("leaf_vcf_defend", 1)),
+        ] {
+            let mut with = singular;
+            with.set(base, base_value).expect("in range");
+            let plain = best_with(&mut board(Rule::Freestyle, quiet), 8, with);
+            with.set(name, value).expect("in range");
+            let more = best_with(&mut board(Rule::Freestyle, quiet), 8, with);
+            assert_ne!(plain.nodes, more.nodes, "{name} changes nothing");
+        }
     }
 
     #[test]
