@@ -188,6 +188,15 @@ pub struct Params {
     /// plies up, a quiet move reduced by more than a ply is reduced this many hundredths of a
     /// ply more (Rapfi: a ply).
     pub lmr_not_improving: i32,
+    /// Candidate (0 = off): at a non-PV node this many plies deep or deeper, without a four or
+    /// an open three of the opponent, whose static evaluation is at least
+    /// [`Params::null_move_margin`] above beta, the side to move passes and the opponent's
+    /// reply is searched 3.67 + 0.135·depth plies shallower with the window at beta; when the
+    /// pass still fails high the node does too (null-move pruning; Rapfi applies it from about
+    /// 10 of its plies, with a margin of about 300 of its units, some 1,200 of wuzi's).
+    pub null_move_depth: i32,
+    /// The static evaluation's lead over beta that null-move pruning asks for.
+    pub null_move_margin: i32,
 }
 
 impl Default for Params {
@@ -243,6 +252,8 @@ impl Default for Params {
             hash_extension: 0,
             lmr_pv_less: 0,
             lmr_not_improving: 0,
+            null_move_depth: 0,
+            null_move_margin: 1_200,
         }
     }
 }
@@ -327,6 +338,8 @@ pub const SPECS: &[Spec] = &[
     spec!(hash_extension, 0, 100, 5),
     spec!(lmr_pv_less, 0, 200, 10),
     spec!(lmr_not_improving, 0, 200, 10),
+    spec!(null_move_depth, 0, 30, 1),
+    spec!(null_move_margin, 0, 4_000, 40),
 ];
 
 impl Params {

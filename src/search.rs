@@ -396,6 +396,9 @@ struct Step {
     /// The move that reached this ply made an open three or more (read only by the
     /// `attack_continuation` candidate, and set only while it is on).
     attack: bool,
+    /// This ply was reached by a pass (the `null_move_depth` candidate): its node passes no
+    /// more.
+    null: bool,
 }
 
 /// One thread's search state: the node count not yet flushed, and whether it has stopped.
@@ -1730,6 +1733,7 @@ impl<'c, 'a> Worker<'c, 'a> {
             credit: here.credit,
             attack: self.ctx.params.attack_continuation > 0
                 && board.threat(planned.mv, board.side_to_move()) >= Threat::Three,
+            null: false,
         };
         board.make(planned.mv);
         // The child's expected kind: a PV node's first child is a PV node; a reduced search
@@ -1936,6 +1940,36 @@ impl<'c, 'a> Worker<'c, 'a> {
                 && pruning_eval + params.futility_margin * depth <= alpha;
         }
 
+        // Candidate (off by default): null-move pruning. Far above beta, a pass that still
+        // fails high after the opponent's reply, searched much shallower, stands for the
+        // node. Gomoku has no zugzwang in freestyle, but a free move is worth a lot, so only a
+        // large lead makes the test worth its nodes.
+        if params.null_move_depth > 0
+            && !pv_node
+            && excluded.is_none()
+            && depth >= params.null_move_depth
+            && !self.path[ply as usize].null
+            && opp_fives == 0
+            && board.threat_count(opp, Threat::FlexFour) == 0
+            && beta.abs() < WIN_THRESHOLD
+            && pruning_eval >= beta
+            && static_eval >= beta.saturating_add(params.null_move_margin)
+        {
+            let reduction = 367 * PLY / 100 + units * 135 / 1_000;
+            let here = self.path[ply as usize];
+            self.path[ply as usize + 1] = Step { null: true, ..here };
+            board.set_side_to_move(opp);
+            let s = -self.negamax(board, units - reduction, ply + 1, -beta, -beta + 1, !cut);
+            board.set_side_to_move(me);
+            if self.aborted {
+                return 0;
+            }
+            if s >= beta {
+                return if s >= WIN_THRESHOLD { beta } else { s };
+            }
+        }
+
+        let params = &self.ctx.params;
         let side = me.index();
         let heur = &self.heur;
         let previous = board.last_move();
@@ -2832,6 +2866,8 @@ mod tests {
             ("hash_extension", 25),
             ("lmr_pv_less", 100),
             ("lmr_not_improving", 100),
+            ("null_move_depth", 4),
+            ("null_move_margin", 200),
         ] {
             all.set(name, value).expect("in range");
         }
@@ -2929,6 +2965,7 @@ mod tests {
             ("lmr_fraction", 60),
             ("hash_extension", 25),
             ("lmr_pv_less", 100),
+            ("null_move_depth", 4),
         ] {
             let mut more = singular;
             more.set(name, value).expect("in range");
