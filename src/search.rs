@@ -1969,7 +1969,6 @@ impl<'c, 'a> Worker<'c, 'a> {
             }
         }
 
-        let params = &self.ctx.params;
         let side = me.index();
         let heur = &self.heur;
         let previous = board.last_move();
