@@ -111,9 +111,10 @@ pub struct Params {
     /// the later moves that do not stand on one of the opponent's four squares (fours of our
     /// own that leave the three as it is: Rapfi reduces such "useless defences").
     pub defend_reduction: i32,
-    /// 1 = on: below the nominal depth, a node that must answer an open three searches only the
-    /// moves on the opponent's four squares and its own four-threes, not every four of its own
-    /// (a cheaper quiescence). On since the SPRT of 2026-12-04 (see the README).
+    /// 1 = on: below the nominal depth, a node that must answer an open three searches the
+    /// moves on the opponent's four squares and its own four-threes first, and its other fours
+    /// only when all of those have lost (a cheaper quiescence that never claims a loss a four
+    /// might escape). On since the SPRT of 2026-12-04 (see the README).
     pub quiescence_direct: i32,
     /// 1 = on: reverse futility, futility pruning and razoring use the table's score instead
     /// of the static evaluation where the entry's bound says the true value lies beyond the

@@ -14,8 +14,8 @@
 //! straight four while the opponent has no five wins in three plies. Forced blocks of a four cost
 //! no depth and are searched below depth 0 too, and so are the defences against an open three
 //! (down to [`Params::quiescence_plies`] plies below: the moves on the opponent's four squares
-//! and the side's own four-threes, not its other fours), so the horizon never hides a four or
-//! an open three. At a leaf where the opponent has no open three, the side to move's four-threes
+//! and the side's own four-threes, and its other fours only when those have all lost), so the
+//! horizon never hides a four or an open three. At a leaf where the opponent has no open three, the side to move's four-threes
 //! and double threes are searched before the static evaluation is trusted.
 //!
 //! Move ordering: hash move, then threat-first ordering from move generation plus two killer
@@ -369,6 +369,11 @@ struct Planned {
     extension: i32,
     /// Neither a threat nor a hash, killer or first move (what the history learns from).
     quiet: bool,
+    /// Pruned: a quiet move dropped by move-count, futility or trivial-move pruning, or a
+    /// plain four held back below the horizon (`quiescence_direct`). Such moves come last
+    /// and are searched only when every move before them has lost, so that a loss is never
+    /// claimed without them.
+    deferred: bool,
 }
 
 impl Planned {
@@ -381,6 +386,7 @@ impl Planned {
             shallower: 0,
             extension: 0,
             quiet: false,
+            deferred: false,
         }
     }
 }
@@ -1569,6 +1575,7 @@ impl<'c, 'a> Worker<'c, 'a> {
         let me = board.side_to_move();
         let opp = me.opponent();
         let mut plan = Vec::with_capacity(list.moves.len());
+        let mut deferred = Vec::new();
         let mut quiet_seen = 0;
         let lmr_first_move = self.ctx.params.lmr_first_move.max(0) as usize;
         let lmr_log = self.ctx.params.lmr_log;
@@ -1608,9 +1615,11 @@ impl<'c, 'a> Worker<'c, 'a> {
         let trivial_pruning = depth < self.ctx.params.trivial_depth;
         for (i, &mv) in list.moves.iter().enumerate() {
             // At a node that must answer an open three, a move off the opponent's four squares
-            // is a four of our own that leaves the three standing: below the horizon only our
-            // four-threes among them are searched (`quiescence_direct`); above it the later
-            // ones may be reduced (candidate, off by default).
+            // is a four of our own that leaves the three standing: below the horizon our
+            // four-threes among them are searched, and the other fours only when every other
+            // move has lost (`quiescence_direct`: a loss is never claimed without them, since
+            // a four may start the defender's own attack); above it the later ones may be
+            // reduced (candidate, off by default).
             if list.kind == MoveKind::Defend
                 && i > 0
                 && Some(mv) != hash_move
@@ -1618,6 +1627,10 @@ impl<'c, 'a> Worker<'c, 'a> {
             {
                 if quiescence_direct {
                     if board.threat(mv, me) < Threat::FourThree {
+                        deferred.push(Planned {
+                            deferred: true,
+                            ..Planned::full(mv)
+                        });
                         continue;
                     }
                 } else if defend_reduction > 0 && depth >= 3 {
@@ -1641,21 +1654,16 @@ impl<'c, 'a> Worker<'c, 'a> {
             quiet_seen += 1;
             // Candidate (off by default): near the horizon a move that makes nothing of note
             // for either side is skipped, at PV nodes too.
-            if trivial_pruning
+            let trivial = trivial_pruning
                 && board.threat(mv, me) == Threat::None
-                && board.threat(mv, opp) == Threat::None
-            {
-                continue;
-            }
+                && board.threat(mv, opp) == Threat::None;
             // Candidate (off by default): a move that makes an open three is never pruned.
-            let pruned = match pruning {
-                QuietPruning::None => false,
-                QuietPruning::Late(first) => depth >= 1 && i >= first,
-                QuietPruning::All => true,
-            } && !(keep_threes && board.threat(mv, me) == Threat::Three);
-            if pruned {
-                continue;
-            }
+            let pruned = trivial
+                || match pruning {
+                    QuietPruning::None => false,
+                    QuietPruning::Late(first) => depth >= 1 && i >= first,
+                    QuietPruning::All => true,
+                } && !(keep_threes && board.threat(mv, me) == Threat::Three);
             let reduction = if depth >= 3 && i >= lmr_first_move {
                 let fixed = 1 + i32::from(depth >= 6 && quiet_seen >= 8);
                 // In units of a ply: the base reduction, in fractions of a ply
@@ -1699,14 +1707,24 @@ impl<'c, 'a> Worker<'c, 'a> {
             } else {
                 0
             };
-            plan.push(Planned {
+            // A pruned move is held back, not dropped: were every other move to lose, the
+            // node would claim a loss that this move might escape (Rapfi prunes only once it
+            // has a move that does not lose, for the same reason).
+            let planned = Planned {
                 mv,
                 reduction,
                 shallower: 0,
                 extension: 0,
                 quiet: true,
-            });
+                deferred: pruned,
+            };
+            if pruned {
+                deferred.push(planned);
+            } else {
+                plan.push(planned);
+            }
         }
+        plan.append(&mut deferred);
         plan
     }
 
@@ -2123,12 +2141,22 @@ impl<'c, 'a> Worker<'c, 'a> {
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
+        // The pruned moves come last, from `live` on: they matter only when every move
+        // before them has lost.
+        let live = plan.iter().position(|p| p.deferred).unwrap_or(plan.len());
+        let mut resume = 0;
         for (i, &planned) in plan.iter().enumerate() {
-            if i == 1 && depth >= SPLIT_DEPTH && plan.len() > 2 {
+            if i < resume {
+                continue;
+            }
+            if i == live && best > -WIN_THRESHOLD {
+                break;
+            }
+            if i == 1 && depth >= SPLIT_DEPTH && live > 2 {
                 if let Some(pool) = self.ctx.pool {
                     let (score, mv) = self.search_siblings(
                         board,
-                        &plan[1..],
+                        &plan[1..live],
                         depth * PLY + fraction,
                         ply,
                         (alpha, beta),
@@ -2142,7 +2170,12 @@ impl<'c, 'a> Worker<'c, 'a> {
                         best = score;
                         best_move = mv;
                     }
-                    break;
+                    if best >= beta || best > -WIN_THRESHOLD || live == plan.len() {
+                        break;
+                    }
+                    alpha = alpha.max(best);
+                    resume = live;
+                    continue;
                 }
             }
             let units = depth * PLY + fraction;
@@ -2564,6 +2597,57 @@ mod tests {
         assert!(!threes.is_empty() && !fours.is_empty(), "{plan:?}");
         assert!(threes.iter().all(|p| p.reduction > 0), "{plan:?}");
         assert!(fours.iter().all(|p| p.reduction == 0), "{plan:?}");
+    }
+
+    /// Below the horizon a side facing two open threes searches its blocks first, and its
+    /// plain fours only when every block has lost: a four may start its own win, so the node
+    /// is never scored as lost without them (a game against Rapfi was thrown away on such a
+    /// "win": the engine stopped at depth 3 and spent its fours).
+    #[test]
+    fn a_leaf_facing_a_double_three_tries_its_fours_before_it_is_lost() {
+        // Black has just made two open threes (4, 4). White to move has no open three and no
+        // four-three, yet a VCF: (7, 12) makes a four, Black blocks at (7, 13), and (10, 12)
+        // makes two fours.
+        let mut b = board(
+            Rule::Freestyle,
+            "
+            . . . . . . . . . . . . . O .
+            . . . . . . . . . . . . . . .
+            . . . . X . . . . . . . . . .
+            . . . . X . . . . . . . . . .
+            . . X X X . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . X . . X . . . .
+            . . . . . . . O . . O . . . .
+            . . . . . . . O . . O . . . .
+            . . . . . . . O X X O . . . .
+            . . . . . . X . O O . . X . .
+            . . . . . . . . . . . . . . .
+            O . . . . . . . . . . . . . .
+            ",
+        );
+        let white = Stone::White;
+        assert_eq!(b.side_to_move(), white);
+        assert!(movegen::has_legal_flex_four(&mut b, Stone::Black));
+        assert_eq!(b.threat_count(white, Threat::FourThree), 0);
+        assert_eq!(b.threat(Pos::from_xy(7, 12), white), Threat::Four);
+        let tt = TranspositionTable::new(1 << 10);
+        let never = || false;
+        let searcher = Searcher::new(&tt, Limits::depth(1), &never);
+        let mut worker = Worker::new(
+            &searcher.ctx,
+            Vec::new(),
+            Heuristics::new(&searcher.ctx.params),
+        );
+        let before = b.hash();
+        // A leaf: no depth left.
+        let s = worker.negamax(&mut b, 0, 1, -INFINITY, INFINITY, false);
+        assert_eq!(b.hash(), before);
+        assert!(s > -WIN_THRESHOLD, "scored as lost: {s}");
+        // White's VCF is found there.
+        assert!(s >= WIN_THRESHOLD, "{s}");
     }
 
     #[test]
