@@ -15,8 +15,9 @@
 //! no depth and are searched below depth 0 too, and so are the defences against an open three
 //! (down to [`Params::quiescence_plies`] plies below: the moves on the opponent's four squares
 //! and the side's own four-threes, and its other fours only when those have all lost), so the
-//! horizon never hides a four or an open three. At a leaf where the opponent has no open three, the side to move's four-threes
-//! and double threes are searched before the static evaluation is trusted.
+//! horizon never hides a four or an open three. At a leaf where the opponent has no open
+//! three, the side to move's four-threes and double threes are searched before the static
+//! evaluation is trusted.
 //!
 //! Move ordering: hash move, then threat-first ordering from move generation plus two killer
 //! moves per ply and a history score. Late quiet moves (neither making nor stopping a four or a
@@ -2597,6 +2598,24 @@ mod tests {
         assert!(!threes.is_empty() && !fours.is_empty(), "{plan:?}");
         assert!(threes.iter().all(|p| p.reduction > 0), "{plan:?}");
         assert!(fours.iter().all(|p| p.reduction == 0), "{plan:?}");
+        // A futile node prunes every quiet move: each is held back behind the others, not
+        // dropped.
+        let futile = worker.plan(
+            &b,
+            &list,
+            None,
+            (2, 2),
+            NodeKind::default(),
+            QuietPruning::All,
+        );
+        assert_eq!(futile.len(), list.moves.len());
+        let live = futile.iter().position(|p| p.deferred).expect("some pruned");
+        assert!(live > 0, "{futile:?}");
+        assert!(
+            futile[live..].iter().all(|p| p.deferred && p.quiet),
+            "{futile:?}"
+        );
+        assert!(futile[..live].iter().all(|p| !p.deferred), "{futile:?}");
     }
 
     /// Below the horizon a side facing two open threes searches its blocks first, and its
