@@ -174,6 +174,12 @@ pub struct Params {
     /// position after it, the opponent to move, in this share of the time; when the opponent
     /// then wins, the move is dropped and the others searched again (a few times at most).
     pub verify_share: i32,
+    /// Candidate (0 = off, a percentage of the planned time): from depth 6 on, each new best
+    /// move of the root is checked once by the VCT solver from the opponent's side, in about
+    /// one node per microsecond of this share (20,000 nodes per percent without a time limit);
+    /// a move after which it proves a win is dropped from the root and the deepening goes on
+    /// with the others (three moves at most).
+    pub verify_vct: i32,
     /// Hundredths (60 since its SPRT, in a package of six; 0: the fixed one or two plies): a
     /// reduced quiet move is reduced by this share of ln(depth)·ln(move number) plies, in
     /// fractions of a ply (Rapfi's freestyle reduction is 100; the reduced search keeps at
@@ -249,6 +255,7 @@ impl Default for Params {
             lmp_pv: 1,
             rfp_improving: 0,
             verify_share: 0,
+            verify_vct: 0,
             lmr_fraction: 60,
             hash_extension: 0,
             lmr_pv_less: 0,
@@ -335,6 +342,7 @@ pub const SPECS: &[Spec] = &[
     spec!(lmp_pv, 0, 1, 1),
     spec!(rfp_improving, 0, 200, 25),
     spec!(verify_share, 0, 50, 5),
+    spec!(verify_vct, 0, 50, 5),
     spec!(lmr_fraction, 0, 300, 10),
     spec!(hash_extension, 0, 100, 5),
     spec!(lmr_pv_less, 0, 200, 10),

@@ -800,6 +800,7 @@ impl<'a> Searcher<'a> {
         };
         let mut pair_scores: Vec<Score> = vec![-INFINITY; pairs.len()];
         let first_depth = self.start_depth.clamp(1, ctx.limits.max_depth.max(1));
+        let mut vct_check = VctCheck::new(&ctx.limits, ctx.params.verify_vct, start);
         for depth in first_depth..=ctx.limits.max_depth {
             match goal {
                 Goal::Best if wanted == 1 => {
@@ -840,6 +841,22 @@ impl<'a> Searcher<'a> {
                     });
                     root = order.iter().map(|&k| root[k]).collect();
                     scores = order.iter().map(|&k| scores[k]).collect();
+                    let refuted = vct_check.refutes(board, &root, depth, result.score);
+                    ctx.nodes
+                        .fetch_add(std::mem::take(&mut vct_check.nodes), Ordering::Relaxed);
+                    if refuted {
+                        let mv = root.remove(0);
+                        scores.remove(0);
+                        result.refuted.push(mv);
+                        result.best = Some(root[0]);
+                        result.score = scores[0];
+                        observe(Progress::Leave {
+                            depth,
+                            mv,
+                            score: -WIN_THRESHOLD,
+                            best: false,
+                        });
+                    }
                     result.pv = principal_variation(ctx.tt, board, root[0], depth);
                     result.lines = vec![Line {
                         mv: root[0],
@@ -2389,11 +2406,15 @@ fn log_reduction(depth: i32, move_number: usize, scale: i32) -> i32 {
 /// Cache entries of the root VCF search.
 const ROOT_VCF_CACHE: usize = 1 << 18;
 
-/// Most root moves the check of [`Params::verify_share`] drops in one search.
+/// Most root moves the check of [`Params::verify_share`] (or of `verify_vct`) drops in one
+/// search.
 const VERIFY_TRIES: usize = 3;
 
 /// Most open threes in a root VCT.
 const ROOT_VCT_THREES: i32 = 6;
+
+/// Most open threes in the opponent's VCT that the check of [`Params::verify_vct`] looks for.
+const VERIFY_VCT_THREES: i32 = 10;
 
 /// Node budgets of the threat searches at the root. With a time limit each gets a share of the
 /// time to the hard limit (about a tenth for the VCF, whose nodes cost a few microseconds, and
@@ -2480,6 +2501,68 @@ fn stop_opponent_vcf(board: &mut Board, root: &[Pos], budget: u64) -> (Vec<Pos>,
         }
     }
     (kept, solver.nodes)
+}
+
+/// The check of [`Params::verify_vct`]: the root's best move against the opponent's VCT.
+struct VctCheck {
+    /// Nodes per check (0: off).
+    budget: u64,
+    /// Moves checked so far, and how many of them were dropped.
+    checked: Vec<Pos>,
+    dropped: usize,
+    /// Nodes used and not yet counted.
+    nodes: u64,
+}
+
+impl VctCheck {
+    /// Earliest depth whose best move is checked.
+    const DEPTH: i32 = 6;
+
+    fn new(limits: &Limits, share: i32, start: Instant) -> VctCheck {
+        let share = share.clamp(0, 90) as u64;
+        let budget = match limits.soft.or(limits.hard) {
+            Some(end) => end.saturating_duration_since(start).as_micros() as u64 * share / 100,
+            None => 20_000 * share,
+        };
+        VctCheck {
+            budget,
+            checked: Vec::new(),
+            dropped: 0,
+            nodes: 0,
+        }
+    }
+
+    /// Whether `root[0]`, the best move of a completed iteration at `depth` with `score`, is
+    /// proven lost by the opponent's VCT (each move is checked once; the last move left, a
+    /// decided score and enough drops are never checked).
+    fn refutes(&mut self, board: &mut Board, root: &[Pos], depth: i32, score: Score) -> bool {
+        let mv = match root.first() {
+            Some(&mv) => mv,
+            None => return false,
+        };
+        if self.budget == 0
+            || depth < Self::DEPTH
+            || root.len() < 2
+            || score.abs() >= WIN_THRESHOLD
+            || self.dropped >= VERIFY_TRIES
+            || self.checked.contains(&mv)
+        {
+            return false;
+        }
+        self.checked.push(mv);
+        let mut solver = VctSolver::new();
+        board.make(mv);
+        let won = solver
+            .solve(board, VERIFY_VCT_THREES, self.budget)
+            .is_some();
+        board.undo();
+        self.nodes += solver.nodes();
+        log::debug!("verify_vct: {mv:?} in {} nodes: lost {won}", solver.nodes());
+        if won {
+            self.dropped += 1;
+        }
+        won
+    }
 }
 
 /// Follows hash moves from `first` to build the principal variation.
@@ -3340,6 +3423,48 @@ mod tests {
         let (lost, _) = searcher.opponent_wins_after(&mut b, Pos::from_xy(8, 8), soon());
         assert!(!lost);
         assert_eq!(b.hash(), before, "board restored");
+    }
+
+    /// The check behind `verify_vct`: a best move far away is dropped (white then has a
+    /// double three at 6,6, a VCT); black's own open three at 8,8 is kept; each move is checked
+    /// once, and never before depth 6 or with a decided score.
+    #[test]
+    fn the_vct_check_drops_a_move_after_which_the_opponent_wins_by_threats() {
+        let mut b = board(
+            Rule::Freestyle,
+            "
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . O . . . . . . . .
+            . . . . . . O . . . . . . . .
+            . . . . . . . . O O . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . X . . . .
+            . . . . . . . . . . X . . . .
+            . . . . . . . . . . . X . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . X . .
+            . . . . . . . . . . . . . . .
+            ",
+        );
+        let before = b.hash();
+        let far = Pos::from_xy(0, 14);
+        let three = Pos::from_xy(8, 8);
+        let mut check = VctCheck::new(&Limits::depth(8), 1, Instant::now());
+        assert!(!check.refutes(&mut b, &[far, three], 5, 0), "too shallow");
+        assert!(!check.refutes(&mut b, &[far, three], 6, -WIN_THRESHOLD));
+        assert_eq!(check.nodes, 0);
+        assert!(check.refutes(&mut b, &[far, three], 6, 0));
+        assert!(check.nodes > 0);
+        assert_eq!(b.hash(), before, "board restored");
+        assert!(!check.refutes(&mut b, &[far, three], 7, 0), "checked once");
+        assert!(!check.refutes(&mut b, &[three, far], 7, 0));
+        assert_eq!(b.hash(), before, "board restored");
+        let mut off = VctCheck::new(&Limits::depth(8), 0, Instant::now());
+        assert!(!off.refutes(&mut b, &[far, three], 6, 0), "off");
     }
 
     /// With `verify_share` on, a forced block stays the move even when the opponent wins after
