@@ -3386,13 +3386,10 @@ mod tests {
         assert!(without.score <= r.lines[0].score);
     }
 
-    /// The check behind `verify_share`: after a move far away, a search from the opponent's
-    /// side finds its win (a double three at 6,6); after black's own open three (8,8: white must
-    /// answer it first) it finds none.
-    #[test]
-    fn the_opponents_win_after_a_move_is_found() {
-        // Black to move; white at 6,6 makes two open threes at once.
-        let mut b = board(
+    /// Black to move; white at 6,6 makes two open threes at once (a VCT), unless black's open
+    /// three at 8,8 keeps it busy.
+    fn double_three_threat() -> Board {
+        board(
             Rule::Freestyle,
             "
             . . . . . . . . . . . . . . .
@@ -3411,7 +3408,15 @@ mod tests {
             . . . . . . . . . . . . X . .
             . . . . . . . . . . . . . . .
             ",
-        );
+        )
+    }
+
+    /// The check behind `verify_share`: after a move far away, a search from the opponent's
+    /// side finds its win (a double three at 6,6); after black's own open three (8,8: white must
+    /// answer it first) it finds none.
+    #[test]
+    fn the_opponents_win_after_a_move_is_found() {
+        let mut b = double_three_threat();
         let tt = TranspositionTable::new(1 << 20);
         let never = || false;
         let searcher = Searcher::new(&tt, Limits::depth(1), &never);
@@ -3430,26 +3435,7 @@ mod tests {
     /// once, and never before depth 6 or with a decided score.
     #[test]
     fn the_vct_check_drops_a_move_after_which_the_opponent_wins_by_threats() {
-        let mut b = board(
-            Rule::Freestyle,
-            "
-            . . . . . . . . . . . . . . .
-            . . . . . . . . . . . . . . .
-            . . . . . . . . . . . . . . .
-            . . . . . . . . . . . . . . .
-            . . . . . . O . . . . . . . .
-            . . . . . . O . . . . . . . .
-            . . . . . . . . O O . . . . .
-            . . . . . . . . . . . . . . .
-            . . . . . . . . . . . . . . .
-            . . . . . . . . . . X . . . .
-            . . . . . . . . . . X . . . .
-            . . . . . . . . . . . X . . .
-            . . . . . . . . . . . . . . .
-            . . . . . . . . . . . . X . .
-            . . . . . . . . . . . . . . .
-            ",
-        );
+        let mut b = double_three_threat();
         let before = b.hash();
         let far = Pos::from_xy(0, 14);
         let three = Pos::from_xy(8, 8);
