@@ -204,6 +204,11 @@ pub struct Params {
     pub null_move_depth: i32,
     /// The static evaluation's lead over beta that null-move pruning asks for.
     pub null_move_margin: i32,
+    /// With a match clock, the percentage of the planned time (an even share of the clock, see
+    /// `time::TimeControl::budget`) after which no new iteration starts while the best move
+    /// and the score are steady; a change of the best move or a falling score adds to it, and
+    /// it stays between 50 and 200.
+    pub time_percent: i32,
 }
 
 impl Default for Params {
@@ -262,6 +267,7 @@ impl Default for Params {
             lmr_not_improving: 0,
             null_move_depth: 0,
             null_move_margin: 1_200,
+            time_percent: 60,
         }
     }
 }
@@ -349,6 +355,7 @@ pub const SPECS: &[Spec] = &[
     spec!(lmr_not_improving, 0, 200, 10),
     spec!(null_move_depth, 0, 30, 1),
     spec!(null_move_margin, 0, 4_000, 40),
+    spec!(time_percent, 50, 200, 10),
 ];
 
 impl Params {

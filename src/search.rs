@@ -788,7 +788,7 @@ impl<'a> Searcher<'a> {
 
         let mut main = Worker::new(ctx, Vec::new(), Heuristics::new(&ctx.params));
         let mut scores: Vec<Score> = vec![-INFINITY; root.len()];
-        let mut clock = TimeUse::default();
+        let mut clock = TimeUse::new(ctx.params.time_percent);
         let wanted = if goal == Goal::Best {
             self.multi_pv.clamp(1, root.len())
         } else {
@@ -964,8 +964,10 @@ impl<'a> Searcher<'a> {
 /// How much of the planned time (the soft limit) an iteration may start within: more while
 /// the best move keeps changing or the score falls, less when both are stable. The hard limit
 /// still stops the search wherever it is.
-#[derive(Default)]
 struct TimeUse {
+    /// Percentage of the planned time when the search is neither unstable nor falling
+    /// ([`Params::time_percent`]).
+    base: u32,
     /// Recent best-move changes, decaying by half each iteration (100 per change).
     instability: u32,
     /// Best move and score of the previous iteration.
@@ -978,6 +980,15 @@ impl TimeUse {
     /// Lowest and highest percentage of the planned time.
     const MIN_PERCENT: u32 = 50;
     const MAX_PERCENT: u32 = 200;
+
+    fn new(base: i32) -> TimeUse {
+        TimeUse {
+            base: base.max(0) as u32,
+            instability: 0,
+            last: None,
+            drop: 0,
+        }
+    }
 
     fn update(&mut self, depth: i32, best: Option<Pos>, score: Score) {
         self.instability /= 2;
@@ -996,7 +1007,7 @@ impl TimeUse {
     /// Percentage of the planned time after which no new iteration starts.
     fn percent(&self) -> u32 {
         let drop_bonus = (self.drop.min(200) / 2) as u32;
-        (60 + self.instability + drop_bonus).clamp(Self::MIN_PERCENT, Self::MAX_PERCENT)
+        (self.base + self.instability + drop_bonus).clamp(Self::MIN_PERCENT, Self::MAX_PERCENT)
     }
 }
 
@@ -2627,6 +2638,30 @@ mod tests {
 
     /// The plan of an ordinary non-PV node: late moves that make a single open three are
     /// reduced like other quiet moves, moves that make a four never are.
+    /// The share of the planned time starts from `time_percent`, grows with a change of the
+    /// best move (halving each iteration) and with a falling score, and stays within 50–200.
+    #[test]
+    fn the_time_use_starts_from_its_base_and_grows_when_the_search_is_unsure() {
+        let (a, b) = (Some(Pos::from_xy(7, 7)), Some(Pos::from_xy(8, 8)));
+        let mut clock = TimeUse::new(90);
+        clock.update(4, a, 10);
+        assert_eq!(clock.percent(), 90);
+        clock.update(5, b, 10);
+        assert_eq!(clock.percent(), 190);
+        clock.update(6, b, 10);
+        assert_eq!(clock.percent(), 140);
+        clock.update(7, b, -50);
+        assert_eq!(clock.percent(), 90 + 25 + 30);
+        clock.update(8, b, -500);
+        assert_eq!(clock.percent(), TimeUse::MAX_PERCENT);
+        let mut default = TimeUse::new(Params::default().time_percent);
+        default.update(4, a, 0);
+        assert_eq!(default.percent(), 60);
+        let mut low = TimeUse::new(10);
+        low.update(4, a, 0);
+        assert_eq!(low.percent(), TimeUse::MIN_PERCENT);
+    }
+
     #[test]
     fn late_single_threes_are_reduced_but_fours_are_not() {
         // Black to move: two open twos (many squares make one open three) and a closed three
