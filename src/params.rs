@@ -204,7 +204,7 @@ pub struct Params {
     pub null_move_depth: i32,
     /// The static evaluation's lead over beta that null-move pruning asks for.
     pub null_move_margin: i32,
-    /// With a match clock, the percentage of the planned time (an even share of the clock, see
+    /// The percentage of the planned time (with a match clock an even share of it, see
     /// `time::TimeControl::budget`) after which no new iteration starts while the best move
     /// and the score are steady; a change of the best move or a falling score adds to it, and
     /// it stays between 50 and 200.

@@ -2636,8 +2636,6 @@ mod tests {
         best_with(board, depth, Params::default())
     }
 
-    /// The plan of an ordinary non-PV node: late moves that make a single open three are
-    /// reduced like other quiet moves, moves that make a four never are.
     /// The share of the planned time starts from `time_percent`, grows with a change of the
     /// best move (halving each iteration) and with a falling score, and stays within 50–200.
     #[test]
@@ -2662,6 +2660,8 @@ mod tests {
         assert_eq!(low.percent(), TimeUse::MIN_PERCENT);
     }
 
+    /// The plan of an ordinary non-PV node: late moves that make a single open three are
+    /// reduced like other quiet moves, moves that make a four never are.
     #[test]
     fn late_single_threes_are_reduced_but_fours_are_not() {
         // Black to move: two open twos (many squares make one open three) and a closed three
