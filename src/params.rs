@@ -209,6 +209,10 @@ pub struct Params {
     /// and the score are steady; a change of the best move or a falling score adds to it, and
     /// it stays between 50 and 200.
     pub time_percent: i32,
+    /// With a match clock, the number of own moves its time is shared over: the planned time is
+    /// what is left, with the increments of these moves, divided by it (see
+    /// `time::TimeControl::budget`; the hard limit is still at most a quarter of what is left).
+    pub moves_to_go: i32,
 }
 
 impl Default for Params {
@@ -268,6 +272,7 @@ impl Default for Params {
             null_move_depth: 0,
             null_move_margin: 1_200,
             time_percent: 60,
+            moves_to_go: crate::time::MOVES_TO_GO as i32,
         }
     }
 }
@@ -356,6 +361,7 @@ pub const SPECS: &[Spec] = &[
     spec!(null_move_depth, 0, 30, 1),
     spec!(null_move_margin, 0, 4_000, 40),
     spec!(time_percent, 50, 200, 10),
+    spec!(moves_to_go, 4, 40, 2),
 ];
 
 impl Params {

@@ -727,7 +727,8 @@ impl<W: Write> Session<W> {
             if let Some(increment) = self.settings.increment {
                 self.settings.time.increment = increment;
             }
-            let budget = self.settings.time.budget();
+            let moves_to_go = i64::from(self.settings.params.moves_to_go);
+            let budget = self.settings.time.budget(moves_to_go);
             Limits {
                 max_depth: self.settings.max_depth,
                 max_nodes: self.settings.max_nodes,

@@ -18,7 +18,8 @@ pub const UNLIMITED_MS: i64 = 2_147_483_647;
 pub const FAST_MS: i64 = 40;
 /// Budget when the match clock is already spent: answer at once with a shallow search.
 pub const PANIC_MS: i64 = 20;
-/// Expected number of own moves still to play, used to share the match time. Games against
+/// Expected number of own moves still to play, used to share the match time by default
+/// (`Params::moves_to_go` changes it). Games against
 /// strong brains are often decided in the first dozen moves: 12 instead of 18 measured
 /// +31.4 ± 33.5 Elo at 3 s + 30 ms per game (400 self-play games, see c7668b6); 10, with the
 /// increment counted, was measured against Rapfi (see the README).
@@ -83,10 +84,12 @@ impl TimeControl {
     /// With a turn limit alone, time not used is lost: there is no planned time, the search
     /// goes on until the hard limit (an iteration cut short still searched the previous best
     /// move first, so its result is used). With a match clock, the planned time is an even
-    /// share of what is left and of the increments still to come ([`MOVES_TO_GO`] moves), and
+    /// share of what is left and of the increments still to come (`moves_to_go` moves, at least
+    /// two; [`MOVES_TO_GO`] by default), and
     /// the hard limit is at most twice that and a quarter of the clock, so one difficult move
     /// cannot starve the rest of the game.
-    pub fn budget(&self) -> Budget {
+    pub fn budget(&self, moves_to_go: i64) -> Budget {
+        let moves_to_go = moves_to_go.max(2);
         let turn = if self.timeout_turn <= 0 {
             FAST_MS
         } else {
@@ -99,8 +102,8 @@ impl TimeControl {
             Some(left) => {
                 // The increments of the next moves are part of what can be shared; the hard
                 // limit below still comes out of what is left now.
-                let future = self.increment.clamp(0, MAX_INCREMENT_MS) * (MOVES_TO_GO - 1);
-                let share = with_margin(left.saturating_add(future) / MOVES_TO_GO);
+                let future = self.increment.clamp(0, MAX_INCREMENT_MS) * (moves_to_go - 1);
+                let share = with_margin(left.saturating_add(future) / moves_to_go);
                 let hard = turn_hard
                     .min(share.saturating_mul(2))
                     .min(with_margin(left / 4))
@@ -183,7 +186,7 @@ mod tests {
             time_left: left,
             increment: 0,
         }
-        .budget()
+        .budget(MOVES_TO_GO)
     }
 
     #[test]
@@ -195,7 +198,7 @@ mod tests {
                 time_left: Some(left),
                 increment: inc,
             }
-            .budget()
+            .budget(MOVES_TO_GO)
         };
         // 3 s left and 0.1 s per move: the share counts the next moves' increments.
         let (plain, inc) = (with(3_000, 0), with(3_000, 100));
@@ -274,6 +277,38 @@ mod tests {
         let b = tc(DEFAULT_TURN_MS, 10_000, Some(10_000));
         assert!(b.soft < Some(Duration::from_millis(1_000)), "{b:?}");
         assert!(b.hard <= Duration::from_millis(1_700), "{b:?}");
+    }
+
+    #[test]
+    fn fewer_moves_to_go_plan_more_time_within_the_same_cap() {
+        let clock = TimeControl {
+            timeout_turn: DEFAULT_TURN_MS,
+            timeout_match: 10_000,
+            time_left: Some(8_000),
+            increment: 100,
+        };
+        let plan = |moves: i64| {
+            clock
+                .budget(moves)
+                .soft
+                .expect("a match clock plans its time")
+        };
+        // 8 s left and 0.1 s per move: 7 moves share 8.6 s, 10 moves 8.9 s, 20 moves 9.9 s.
+        assert!(plan(7) > plan(10), "{:?} {:?}", plan(7), plan(10));
+        assert!(plan(10) > plan(20), "{:?} {:?}", plan(10), plan(20));
+        assert!(plan(7) < Duration::from_millis(8_600 / 7), "{:?}", plan(7));
+        assert!(
+            plan(7) > Duration::from_millis(8_600 / 7 * 3 / 4),
+            "{:?}",
+            plan(7)
+        );
+        // However few moves are left to share it, one move takes at most a quarter of the clock.
+        for moves in [i64::MIN, 0, 1, 2, 4] {
+            let b = clock.budget(moves);
+            assert!(b.hard <= Duration::from_millis(2_000), "{moves} {b:?}");
+            assert!(b.soft <= Some(b.hard), "{moves} {b:?}");
+        }
+        assert_eq!(clock.budget(1), clock.budget(2));
     }
 
     #[test]

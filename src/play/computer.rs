@@ -130,7 +130,7 @@ fn move_limits(job: &MoveJob, start: Instant) -> Limits {
         time_left: game_clock.then_some(job.time_left_ms),
         increment: job.tc.inc_ms as i64,
     };
-    let budget = tc.budget();
+    let budget = tc.budget(i64::from(crate::params::Params::default().moves_to_go));
     Limits {
         max_depth: search::MAX_DEPTH,
         max_nodes: u64::MAX,
