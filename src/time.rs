@@ -19,10 +19,10 @@ pub const FAST_MS: i64 = 40;
 /// Budget when the match clock is already spent: answer at once with a shallow search.
 pub const PANIC_MS: i64 = 20;
 /// Expected number of own moves still to play, used to share the match time by default
-/// (`Params::moves_to_go` changes it). Games against
-/// strong brains are often decided in the first dozen moves: 12 instead of 18 measured
-/// +31.4 ± 33.5 Elo at 3 s + 30 ms per game (400 self-play games, see c7668b6); 10, with the
-/// increment counted, was measured against Rapfi (see the README).
+/// (`Params::moves_to_go` changes it). Games against strong brains are often decided in the
+/// first dozen moves: 12 instead of 18 measured +31.4 ± 33.5 Elo at 3 s + 30 ms per game (400
+/// self-play games, see c7668b6); 10, with the increment counted, was measured against Rapfi,
+/// and 7 (with `time_percent=90`) scored no better there (see the README).
 pub const MOVES_TO_GO: i64 = 10;
 /// Largest per-move increment the clock watch believes.
 pub const MAX_INCREMENT_MS: i64 = 30_000;
@@ -102,7 +102,10 @@ impl TimeControl {
             Some(left) => {
                 // The increments of the next moves are part of what can be shared; the hard
                 // limit below still comes out of what is left now.
-                let future = self.increment.clamp(0, MAX_INCREMENT_MS) * (moves_to_go - 1);
+                let future = self
+                    .increment
+                    .clamp(0, MAX_INCREMENT_MS)
+                    .saturating_mul(moves_to_go - 1);
                 let share = with_margin(left.saturating_add(future) / moves_to_go);
                 let hard = turn_hard
                     .min(share.saturating_mul(2))
@@ -303,7 +306,7 @@ mod tests {
             plan(7)
         );
         // However few moves are left to share it, one move takes at most a quarter of the clock.
-        for moves in [i64::MIN, 0, 1, 2, 4] {
+        for moves in [i64::MIN, 0, 1, 2, 4, i64::MAX] {
             let b = clock.budget(moves);
             assert!(b.hard <= Duration::from_millis(2_000), "{moves} {b:?}");
             assert!(b.soft <= Some(b.hard), "{moves} {b:?}");
