@@ -213,6 +213,15 @@ pub struct Params {
     /// what is left, with the increments of these moves, divided by it (see
     /// `time::TimeControl::budget`; the hard limit is still at most a quarter of what is left).
     pub moves_to_go: i32,
+    /// 1 (the default): a table entry deep enough cuts any node its bound allows; 0: only a
+    /// non-PV node (Stockfish and Rapfi search PV nodes on, which keeps the line whole and
+    /// the root's score from resting on an entry of another path).
+    pub tt_cut_pv: i32,
+    /// Candidate (0 = off): a table cut-off teaches the move ordering too. Where the opponent
+    /// has no four and the entry's move makes less than an open three, a cut-off at or above
+    /// beta counts as that move's cut-off (killer and history), one at or below alpha takes
+    /// the same history bonus off it (Rapfi's update of the table move's statistics).
+    pub tt_move_stats: i32,
 }
 
 impl Default for Params {
@@ -273,6 +282,8 @@ impl Default for Params {
             null_move_margin: 1_200,
             time_percent: 60,
             moves_to_go: crate::time::MOVES_TO_GO as i32,
+            tt_cut_pv: 1,
+            tt_move_stats: 0,
         }
     }
 }
@@ -362,6 +373,8 @@ pub const SPECS: &[Spec] = &[
     spec!(null_move_margin, 0, 4_000, 40),
     spec!(time_percent, 50, 200, 10),
     spec!(moves_to_go, 4, 40, 2),
+    spec!(tt_cut_pv, 0, 1, 1),
+    spec!(tt_move_stats, 0, 1, 1),
 ];
 
 impl Params {

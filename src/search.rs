@@ -299,6 +299,12 @@ impl Heuristics {
                 .clamp(-self.history_max_bonus, self.history_max_bonus)
     }
 
+    /// Takes a cut-off's history bonus off a move that failed low.
+    fn fail_low(&mut self, (side, _ply, depth): (usize, i32, i32), mv: Pos) {
+        let h = &mut self.history[mv.index()][side];
+        *h = (*h - depth * depth).max(-(1 << 24));
+    }
+
     fn is_killer(&self, ply: i32, mv: Pos) -> bool {
         self.killers[ply as usize].contains(&Some(mv))
     }
@@ -1898,7 +1904,11 @@ impl<'c, 'a> Worker<'c, 'a> {
             hash_move = entry.best;
             hash_depth = entry.depth;
             hash_entry = Some(entry);
-            if entry.depth >= depth && excluded.is_none() {
+            let pv_node = beta - alpha > 1;
+            if entry.depth >= depth
+                && excluded.is_none()
+                && (!pv_node || self.ctx.params.tt_cut_pv > 0)
+            {
                 let s = score_from_tt(entry.score, ply);
                 let cut = match entry.bound {
                     Bound::Exact => true,
@@ -1906,6 +1916,22 @@ impl<'c, 'a> Worker<'c, 'a> {
                     Bound::Upper => s <= alpha,
                 };
                 if cut {
+                    if let Some(mv) = hash_move {
+                        if self.ctx.params.tt_move_stats > 0
+                            && opp_fives == 0
+                            && board.threat_count(opp, Threat::FlexFour) == 0
+                            && board.is_empty(mv)
+                            && board.threat(mv, me) < Threat::Three
+                        {
+                            let at = (me.index(), ply, depth);
+                            if s >= beta {
+                                self.heur
+                                    .cutoff(at, board.last_move(), mv, std::iter::empty());
+                            } else if s <= alpha {
+                                self.heur.fail_low(at, mv);
+                            }
+                        }
+                    }
                     return s;
                 }
             }
@@ -3088,6 +3114,8 @@ mod tests {
             ("lmr_not_improving", 100),
             ("null_move_depth", 4),
             ("null_move_margin", 200),
+            ("tt_cut_pv", 0),
+            ("tt_move_stats", 1),
         ] {
             all.set(name, value).expect("in range");
         }
@@ -3186,6 +3214,8 @@ mod tests {
             ("hash_extension", 25),
             ("lmr_pv_less", 100),
             ("null_move_depth", 4),
+            ("tt_cut_pv", 0),
+            ("tt_move_stats", 1),
         ] {
             let mut more = singular;
             more.set(name, value).expect("in range");
