@@ -222,6 +222,10 @@ pub struct Params {
     /// beta counts as that move's cut-off (killer and history), one at or below alpha takes
     /// the same history bonus off it (Rapfi's update of the table move's statistics).
     pub tt_move_stats: i32,
+    /// Candidate (0 = off): at a node on a principal variation now or when its table entry was
+    /// stored, a reduced quiet move is reduced this many hundredths of a ply less (Rapfi: 97,
+    /// which it credits with about 10 Elo).
+    pub lmr_tt_pv_less: i32,
 }
 
 impl Default for Params {
@@ -284,6 +288,7 @@ impl Default for Params {
             moves_to_go: crate::time::MOVES_TO_GO as i32,
             tt_cut_pv: 1,
             tt_move_stats: 0,
+            lmr_tt_pv_less: 0,
         }
     }
 }
@@ -375,6 +380,7 @@ pub const SPECS: &[Spec] = &[
     spec!(moves_to_go, 4, 40, 2),
     spec!(tt_cut_pv, 0, 1, 1),
     spec!(tt_move_stats, 0, 1, 1),
+    spec!(lmr_tt_pv_less, 0, 200, 10),
 ];
 
 impl Params {

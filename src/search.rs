@@ -349,6 +349,8 @@ struct NodeKind {
     pv: bool,
     /// Its static evaluation rose since two plies up.
     improving: bool,
+    /// A PV node, or one whose table entry was stored at one (Stockfish's "ttPv").
+    tt_pv: bool,
 }
 
 /// Which quiet moves a node's plan drops.
@@ -1623,6 +1625,10 @@ impl<'c, 'a> Worker<'c, 'a> {
             self.ctx.params.lmr_pv_less * PLY / 100
         } else {
             0
+        } + if node.tt_pv {
+            self.ctx.params.lmr_tt_pv_less * PLY / 100
+        } else {
+            0
         };
         let not_improving = if !node.pv && !node.improving {
             self.ctx.params.lmr_not_improving * PLY / 100
@@ -1959,6 +1965,7 @@ impl<'c, 'a> Worker<'c, 'a> {
             _ => static_eval,
         };
         let pv_node = beta - alpha > 1;
+        let tt_pv = pv_node || hash_entry.map_or(false, |e| e.pv);
         let mut futile = false;
         let params = &self.ctx.params;
         // Candidate (off by default): a PV node whose hash move comes from a shallower search.
@@ -2093,6 +2100,7 @@ impl<'c, 'a> Worker<'c, 'a> {
             cut,
             pv: pv_node,
             improving,
+            tt_pv,
         };
         let mut plan = self.plan(board, &list, hash_move, (depth, ply), node, pruning);
         // A forced block of a four is not a real choice: it costs no depth. Candidate (off by
@@ -2274,7 +2282,7 @@ impl<'c, 'a> Worker<'c, 'a> {
             Bound::Upper
         };
         if excluded.is_none() {
-            tt.store(key, best_move, score_to_tt(best, ply), depth, bound);
+            tt.store(key, best_move, score_to_tt(best, ply), depth, bound, tt_pv);
         }
         best
     }
@@ -3116,6 +3124,7 @@ mod tests {
             ("null_move_margin", 200),
             ("tt_cut_pv", 0),
             ("tt_move_stats", 1),
+            ("lmr_tt_pv_less", 100),
         ] {
             all.set(name, value).expect("in range");
         }
@@ -3216,6 +3225,7 @@ mod tests {
             ("null_move_depth", 4),
             ("tt_cut_pv", 0),
             ("tt_move_stats", 1),
+            ("lmr_tt_pv_less", 100),
         ] {
             let mut more = singular;
             more.set(name, value).expect("in range");

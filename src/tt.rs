@@ -14,7 +14,8 @@
 //! 16..48 score (i32, mate scores stored relative to the node, see `score_to_tt`)
 //! 48..56 depth (i8)
 //! 56..58 bound (1 upper, 2 lower, 3 exact)
-//! 58..64 generation (6 bits)
+//! 58..63 generation (5 bits)
+//! 63     on a principal variation (the node was a PV node, or its entry said so)
 //! ```
 
 use std::{
@@ -29,7 +30,7 @@ use crate::{
 
 /// First bytes of a table written by [`TranspositionTable::dump`]: the format and its
 /// version.
-pub const DUMP_MAGIC: &[u8; 8] = b"WUZITT01";
+pub const DUMP_MAGIC: &[u8; 8] = b"WUZITT02";
 
 /// Kind of bound a stored score is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,9 +54,15 @@ pub struct Entry {
     pub depth: i32,
     /// Bound kind.
     pub bound: Bound,
+    /// The node was on a principal variation when it was stored (Stockfish's and Rapfi's
+    /// "ttPv").
+    pub pv: bool,
 }
 
 const NO_MOVE: u64 = 0xFFFF;
+
+/// The generation's bits (it counts searches, modulo 32).
+const GENERATION_MASK: u64 = 31;
 /// Bytes per entry.
 pub const ENTRY_BYTES: usize = 16;
 
@@ -221,7 +228,7 @@ impl TranspositionTable {
     }
 
     fn generation(&self) -> u64 {
-        self.generation.load(Ordering::Relaxed) & 63
+        self.generation.load(Ordering::Relaxed) & GENERATION_MASK
     }
 
     fn bucket(&self, key: u64) -> &Bucket {
@@ -245,7 +252,15 @@ impl TranspositionTable {
     /// Stores an entry: over the entry of the same position (unless that one is from this
     /// search and more than 2 plies deeper), else over an empty entry, else over the entry worth
     /// least (depth minus 4 per search of age).
-    pub fn store(&self, key: u64, best: Option<Pos>, score: Score, depth: i32, bound: Bound) {
+    pub fn store(
+        &self,
+        key: u64,
+        best: Option<Pos>,
+        score: Score,
+        depth: i32,
+        bound: Bound,
+        pv: bool,
+    ) {
         let bucket = self.bucket(key);
         let gen = self.generation();
         let mut victim = 0;
@@ -261,7 +276,7 @@ impl TranspositionTable {
                 continue;
             }
             let old_depth = ((data >> 48) as u8 as i8) as i64;
-            let old_gen = data >> 58;
+            let old_gen = (data >> 58) & GENERATION_MASK;
             if old_key == key {
                 if old_gen == gen && old_depth > depth as i64 + 2 && bound != Bound::Exact {
                     return;
@@ -269,7 +284,7 @@ impl TranspositionTable {
                 victim = i;
                 break;
             }
-            let age = (gen + 64 - old_gen) & 63;
+            let age = (gen + GENERATION_MASK + 1 - old_gen) & GENERATION_MASK;
             let worth = old_depth - 4 * age as i64;
             if worth < victim_worth {
                 victim = i;
@@ -281,7 +296,8 @@ impl TranspositionTable {
             | ((score as u32 as u64) << 16)
             | ((depth.clamp(-128, 127) as i8 as u8 as u64) << 48)
             | ((bound as u64) << 56)
-            | (gen << 58);
+            | (gen << 58)
+            | (u64::from(pv) << 63);
         let slot = &bucket.0[victim];
         slot[0].store(key ^ data, Ordering::Relaxed);
         slot[1].store(data, Ordering::Relaxed);
@@ -306,6 +322,7 @@ fn decode(data: u64) -> Option<Entry> {
         score: (data >> 16) as u32 as i32,
         depth: ((data >> 48) as u8 as i8) as i32,
         bound,
+        pv: data >> 63 != 0,
     })
 }
 
@@ -327,16 +344,28 @@ mod tests {
     fn store_and_probe_round_trip() {
         let tt = TranspositionTable::new(1 << 16);
         let key = 0xDEAD_BEEF_1234_5678;
-        tt.store(key, Some(Pos::from_xy(3, 4)), -12345, 7, Bound::Lower);
+        tt.store(key, Some(Pos::from_xy(3, 4)), -12345, 7, Bound::Lower, true);
         let e = tt.probe(key).expect("stored");
+        assert!(e.pv);
         assert_eq!(e.best, Some(Pos::from_xy(3, 4)));
         assert_eq!(e.score, -12345);
         assert_eq!(e.depth, 7);
         assert_eq!(e.bound, Bound::Lower);
         assert_eq!(tt.probe(key ^ 1 << 40), None, "other key, same bucket");
-        tt.store(key, None, 5, -2, Bound::Exact);
+        tt.store(key, None, 5, -2, Bound::Exact, false);
         let e = tt.probe(key).expect("stored");
-        assert_eq!((e.best, e.score, e.depth), (None, 5, -2));
+        assert_eq!((e.best, e.score, e.depth, e.pv), (None, 5, -2, false));
+        // The flag and the generation share the top bits: neither spoils the other, at any
+        // generation.
+        for _ in 0..40 {
+            tt.new_search();
+            tt.store(key, None, -7, 3, Bound::Upper, true);
+            let e = tt.probe(key).expect("stored");
+            assert_eq!(
+                (e.score, e.depth, e.bound, e.pv),
+                (-7, 3, Bound::Upper, true)
+            );
+        }
         tt.clear();
         assert_eq!(tt.probe(key), None);
     }
@@ -347,13 +376,13 @@ mod tests {
         // Five keys of one bucket (same low bits), depths 5, 1, 7, 3: all four kept.
         let keys: Vec<u64> = (1..=5u64).map(|k| k << 40).collect();
         for (k, d) in keys.iter().zip([5, 1, 7, 3]) {
-            tt.store(*k, None, d, d, Bound::Exact);
+            tt.store(*k, None, d, d, Bound::Exact, false);
         }
         for k in &keys[..4] {
             assert!(tt.probe(*k).is_some());
         }
         // A fifth position replaces the shallowest (depth 1).
-        tt.store(keys[4], None, 9, 2, Bound::Lower);
+        tt.store(keys[4], None, 9, 2, Bound::Lower, true);
         assert!(tt.probe(keys[1]).is_none());
         for k in [keys[0], keys[2], keys[3], keys[4]] {
             assert!(tt.probe(k).is_some());
@@ -362,7 +391,7 @@ mod tests {
         for _ in 0..3 {
             tt.new_search();
         }
-        tt.store(6 << 40, None, 0, 1, Bound::Upper);
+        tt.store(6 << 40, None, 0, 1, Bound::Upper, false);
         assert!(tt.probe(6 << 40).is_some());
         assert!(tt.probe(keys[4]).is_some() || tt.probe(keys[3]).is_some());
     }
@@ -378,6 +407,7 @@ mod tests {
                 k as Score,
                 5,
                 Bound::Exact,
+                k % 2 == 0,
             );
         }
         assert!(tt.usage_permille() > 0);
