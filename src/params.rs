@@ -226,6 +226,10 @@ pub struct Params {
     /// stored, a reduced quiet move is reduced this many hundredths of a ply less (Rapfi: 97,
     /// which it credits with about 10 Elo).
     pub lmr_tt_pv_less: i32,
+    /// Candidate (0 = off): history scores stay within ± this, each update moving a score by
+    /// its bonus less the score times the bonus over this (Stockfish's and Rapfi's "gravity"),
+    /// and the ordering bonus is the score's share of it times `history_max_bonus`.
+    pub history_gravity: i32,
 }
 
 impl Default for Params {
@@ -289,6 +293,7 @@ impl Default for Params {
             tt_cut_pv: 1,
             tt_move_stats: 0,
             lmr_tt_pv_less: 0,
+            history_gravity: 0,
         }
     }
 }
@@ -381,6 +386,7 @@ pub const SPECS: &[Spec] = &[
     spec!(tt_cut_pv, 0, 1, 1),
     spec!(tt_move_stats, 0, 1, 1),
     spec!(lmr_tt_pv_less, 0, 200, 10),
+    spec!(history_gravity, 0, 1 << 20, 1_024),
 ];
 
 impl Params {

@@ -260,6 +260,9 @@ struct Heuristics {
     history_scale: i32,
     /// Largest ordering bonus the history gives.
     history_max_bonus: i32,
+    /// Candidate `history_gravity` (0: off): the bound of a history score, which each update
+    /// approaches by its share (see [`Heuristics::add_history`]).
+    history_gravity: i32,
 }
 
 impl Heuristics {
@@ -273,7 +276,23 @@ impl Heuristics {
             killer_bonus: [params.killer_first, params.killer_second],
             history_scale: params.history_scale.max(1),
             history_max_bonus: params.history_max_bonus,
+            history_gravity: params.history_gravity,
         }
+    }
+
+    /// Adds `bonus` (negative: a malus) to the history of `mv` for `side`. By default the
+    /// scores add up, within ±2²⁴; with a gravity G each update moves the score by
+    /// `bonus − score·|bonus|/G` (Stockfish's and Rapfi's history), so it stays within ±G and
+    /// recent cut-offs weigh more than old ones.
+    fn add_history(&mut self, side: usize, mv: Pos, bonus: i32) {
+        let h = &mut self.history[mv.index()][side];
+        let g = self.history_gravity;
+        *h = if g > 0 {
+            let b = bonus.clamp(-g, g);
+            *h + b - (i64::from(*h) * i64::from(b.abs()) / i64::from(g)) as i32
+        } else {
+            h.saturating_add(bonus).clamp(-(1 << 24), 1 << 24)
+        };
     }
 
     fn bonus(&self, side: usize, ply: i32, previous: Option<Pos>, mv: Pos) -> i32 {
@@ -293,16 +312,19 @@ impl Heuristics {
         } else {
             0
         };
-        counter
-            + k
-            + (self.history[mv.index()][side] / self.history_scale)
-                .clamp(-self.history_max_bonus, self.history_max_bonus)
+        let h = self.history[mv.index()][side];
+        let history = if self.history_gravity > 0 {
+            (i64::from(h) * i64::from(self.history_max_bonus) / i64::from(self.history_gravity))
+                as i32
+        } else {
+            h / self.history_scale
+        };
+        counter + k + history.clamp(-self.history_max_bonus, self.history_max_bonus)
     }
 
     /// Takes a cut-off's history bonus off a move that failed low.
     fn fail_low(&mut self, (side, _ply, depth): (usize, i32, i32), mv: Pos) {
-        let h = &mut self.history[mv.index()][side];
-        *h = (*h - depth * depth).max(-(1 << 24));
+        self.add_history(side, mv, -depth * depth);
     }
 
     fn is_killer(&self, ply: i32, mv: Pos) -> bool {
@@ -326,8 +348,7 @@ impl Heuristics {
         if self.history_malus > 0 {
             let malus = depth * depth * self.history_malus / 100;
             for t in tried {
-                let h = &mut self.history[t.index()][side];
-                *h = (*h - malus).max(-(1 << 24));
+                self.add_history(side, t, -malus);
             }
         }
         let k = &mut self.killers[ply as usize];
@@ -335,8 +356,7 @@ impl Heuristics {
             k[1] = k[0];
             k[0] = Some(mv);
         }
-        let h = &mut self.history[mv.index()][side];
-        *h = (*h + depth * depth).min(1 << 24);
+        self.add_history(side, mv, depth * depth);
     }
 }
 
@@ -3125,6 +3145,7 @@ mod tests {
             ("tt_cut_pv", 0),
             ("tt_move_stats", 1),
             ("lmr_tt_pv_less", 100),
+            ("history_gravity", 8_192),
         ] {
             all.set(name, value).expect("in range");
         }
@@ -3226,6 +3247,7 @@ mod tests {
             ("tt_cut_pv", 0),
             ("tt_move_stats", 1),
             ("lmr_tt_pv_less", 100),
+            ("history_gravity", 8_192),
         ] {
             let mut more = singular;
             more.set(name, value).expect("in range");
@@ -3246,6 +3268,40 @@ mod tests {
             let more = best_with(&mut board(Rule::Freestyle, quiet), 8, with);
             assert_ne!(plain.nodes, more.nodes, "{name} changes nothing");
         }
+    }
+
+    #[test]
+    fn history_with_gravity_stays_within_its_bound_and_follows_recent_cut_offs() {
+        let mv = Pos::from_xy(4, 4);
+        let mut plain = Heuristics::new(&Params::default());
+        for _ in 0..100_000 {
+            plain.add_history(0, mv, 400);
+        }
+        assert_eq!(plain.history[mv.index()][0], 1 << 24);
+        assert_eq!(
+            plain.bonus(0, 0, None, mv),
+            Params::default().history_max_bonus
+        );
+        let mut params = Params::default();
+        params.set("history_gravity", 512).expect("in range");
+        let mut heur = Heuristics::new(&params);
+        for _ in 0..1_000 {
+            heur.add_history(0, mv, 400);
+            assert!((0..=512).contains(&heur.history[mv.index()][0]));
+        }
+        let full = heur.bonus(0, 0, None, mv);
+        assert!(full > params.history_max_bonus * 9 / 10, "{full}");
+        // A few fail-lows bring a move that used to refute nodes below zero.
+        for _ in 0..3 {
+            heur.add_history(0, mv, -400);
+        }
+        assert!(heur.history[mv.index()][0] < 0);
+        assert!(heur.bonus(0, 0, None, mv) < 0);
+        // Bonuses beyond the bound count as the bound.
+        heur.add_history(0, mv, i32::MAX);
+        assert_eq!(heur.history[mv.index()][0], 512);
+        heur.add_history(0, mv, i32::MIN + 1);
+        assert_eq!(heur.history[mv.index()][0], -512);
     }
 
     #[test]
