@@ -410,6 +410,12 @@ impl Board {
         self.derived.hash
     }
 
+    /// The Zobrist key the position would have after [`Board::make`] at `pos`.
+    #[inline]
+    pub fn hash_after(&self, pos: Pos) -> u64 {
+        self.derived.hash ^ ZOBRIST[self.side.index()][pos.index()] ^ ZOBRIST_SIDE
+    }
+
     /// Moves made with [`Board::make`] / [`Board::put`], oldest first.
     pub fn history(&self) -> &[Pos] {
         &self.history

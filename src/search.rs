@@ -1814,6 +1814,7 @@ impl<'c, 'a> Worker<'c, 'a> {
                 && board.threat(planned.mv, board.side_to_move()) >= Threat::Three,
             null: false,
         };
+        self.ctx.tt.prefetch(board.hash_after(planned.mv));
         board.make(planned.mv);
         // The child's expected kind: a PV node's first child is a PV node; a reduced search
         // expects a cut-off below, a null-window search at full depth the opposite of this

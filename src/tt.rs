@@ -236,6 +236,24 @@ impl TranspositionTable {
         &self.buckets[key as usize & self.mask]
     }
 
+    /// Asks the processor to bring `key`'s bucket into the cache, so that a probe soon after
+    /// (once the move is made) finds it there. Only a hint: it changes nothing the program can
+    /// see.
+    #[inline]
+    #[allow(unsafe_code)]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let bucket: *const Bucket = self.bucket(key);
+            // SAFETY: a prefetch never faults and reads or writes nothing the program sees;
+            // the address is a live bucket of this table besides. Measured: see the README.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(bucket.cast::<i8>()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
     /// The entry stored for `key`, if any.
     pub fn probe(&self, key: u64) -> Option<Entry> {
         self.bucket(key).0.iter().find_map(|slot| {
