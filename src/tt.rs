@@ -4,7 +4,8 @@
 //! or a store touches one line. Each entry is two `AtomicU64` words, `key ^ data` and `data`,
 //! written and read with relaxed ordering (the "lockless hashing" trick): a torn write from
 //! another thread makes the key check fail, so the table is safe to share between search threads
-//! without locks or `unsafe`. A store replaces the entry of the same position, else an empty
+//! without locks or `unsafe` (the module's one `unsafe` block is [`TranspositionTable::prefetch`],
+//! a cache hint that reads nothing). A store replaces the entry of the same position, else an empty
 //! one, else the entry worth least: shallow and from an older search (depth minus 4 per
 //! search of age). The number of buckets is a power of two chosen from the memory budget.
 //!
@@ -63,6 +64,7 @@ const NO_MOVE: u64 = 0xFFFF;
 
 /// The generation's bits (it counts searches, modulo 32).
 const GENERATION_MASK: u64 = 31;
+
 /// Bytes per entry.
 pub const ENTRY_BYTES: usize = 16;
 
