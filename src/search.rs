@@ -323,7 +323,7 @@ impl Heuristics {
     }
 
     /// Takes a cut-off's history bonus off a move that failed low.
-    fn fail_low(&mut self, (side, _ply, depth): (usize, i32, i32), mv: Pos) {
+    fn fail_low(&mut self, side: usize, depth: i32, mv: Pos) {
         self.add_history(side, mv, -depth * depth);
     }
 
@@ -1922,6 +1922,7 @@ impl<'c, 'a> Worker<'c, 'a> {
             }
             _ => None,
         };
+        let pv_node = beta - alpha > 1;
         let tt = self.ctx.tt;
         let key = board.hash();
         let mut hash_move = None;
@@ -1931,7 +1932,6 @@ impl<'c, 'a> Worker<'c, 'a> {
             hash_move = entry.best;
             hash_depth = entry.depth;
             hash_entry = Some(entry);
-            let pv_node = beta - alpha > 1;
             if entry.depth >= depth
                 && excluded.is_none()
                 && (!pv_node || self.ctx.params.tt_cut_pv > 0)
@@ -1943,21 +1943,8 @@ impl<'c, 'a> Worker<'c, 'a> {
                     Bound::Upper => s <= alpha,
                 };
                 if cut {
-                    if let Some(mv) = hash_move {
-                        if self.ctx.params.tt_move_stats > 0
-                            && opp_fives == 0
-                            && board.threat_count(opp, Threat::FlexFour) == 0
-                            && board.is_empty(mv)
-                            && board.threat(mv, me) < Threat::Three
-                        {
-                            let at = (me.index(), ply, depth);
-                            if s >= beta {
-                                self.heur
-                                    .cutoff(at, board.last_move(), mv, std::iter::empty());
-                            } else if s <= alpha {
-                                self.heur.fail_low(at, mv);
-                            }
-                        }
+                    if let (Some(mv), true) = (hash_move, self.ctx.params.tt_move_stats > 0) {
+                        self.learn_from_table_cut(board, mv, (ply, depth), s, (alpha, beta));
                     }
                     return s;
                 }
@@ -1985,7 +1972,6 @@ impl<'c, 'a> Worker<'c, 'a> {
             }
             _ => static_eval,
         };
-        let pv_node = beta - alpha > 1;
         let tt_pv = pv_node || hash_entry.map_or(false, |e| e.pv);
         let mut futile = false;
         let params = &self.ctx.params;
@@ -2310,6 +2296,35 @@ impl<'c, 'a> Worker<'c, 'a> {
 
     /// The plies to the five of a VCF of the side to move, when the `leaf_vcf` candidate is on
     /// (its value is the solver's node budget) and the solver proves one.
+    /// The `tt_move_stats` candidate: a table cut-off with score `s` counts for the entry's
+    /// move `mv` as a cut-off or a fail-low would, where the opponent has no four and `mv`
+    /// makes less than an open three (Rapfi's update of the table move's statistics).
+    fn learn_from_table_cut(
+        &mut self,
+        board: &Board,
+        mv: Pos,
+        (ply, depth): (i32, i32),
+        s: Score,
+        (alpha, beta): (Score, Score),
+    ) {
+        let me = board.side_to_move();
+        let opp = me.opponent();
+        if board.threat_count(opp, Threat::Five) > 0
+            || board.threat_count(opp, Threat::FlexFour) > 0
+            || !board.is_empty(mv)
+            || board.threat(mv, me) >= Threat::Three
+        {
+            return;
+        }
+        if s >= beta {
+            let at = (me.index(), ply, depth);
+            self.heur
+                .cutoff(at, board.last_move(), mv, std::iter::empty());
+        } else if s <= alpha {
+            self.heur.fail_low(me.index(), depth, mv);
+        }
+    }
+
     fn leaf_vcf(&mut self, board: &mut Board) -> Option<u32> {
         let budget = self.ctx.params.leaf_vcf;
         if budget <= 0 || board.four_cell_count(board.side_to_move()) == 0 {
