@@ -226,6 +226,11 @@ pub struct Params {
     /// stored, a reduced quiet move is reduced this many hundredths of a ply less (Rapfi: 97,
     /// which it credits with about 10 Elo).
     pub lmr_tt_pv_less: i32,
+    /// Candidate (0 = off): the table's ttPv flag is refined when a node stores its result
+    /// above depth 3 (Stockfish and Rapfi): a node that failed low under a ttPv parent is
+    /// marked (the parent's last move was probably good), one that failed high keeps its mark
+    /// only if the child that refuted it was marked too.
+    pub tt_pv_refine: i32,
     /// Candidate (0 = off): history scores stay within ± this, each update moving a score by
     /// its bonus less the score times the bonus over this (Stockfish's and Rapfi's "gravity"),
     /// and the ordering bonus is the score's share of it times `history_max_bonus`.
@@ -293,6 +298,7 @@ impl Default for Params {
             tt_cut_pv: 1,
             tt_move_stats: 0,
             lmr_tt_pv_less: 0,
+            tt_pv_refine: 0,
             history_gravity: 0,
         }
     }
@@ -386,6 +392,7 @@ pub const SPECS: &[Spec] = &[
     spec!(tt_cut_pv, 0, 1, 1),
     spec!(tt_move_stats, 0, 1, 1),
     spec!(lmr_tt_pv_less, 0, 200, 10),
+    spec!(tt_pv_refine, 0, 1, 1),
     spec!(history_gravity, 0, 1 << 20, 1_024),
 ];
 

@@ -434,6 +434,10 @@ struct Step {
     /// This ply was reached by a pass (the `null_move_depth` candidate): its node passes no
     /// more.
     null: bool,
+    /// The node at this ply is or was on a principal variation (Stockfish's "ttPv"): set by
+    /// the node after its table probe, false until then (a leaf never sets it). Read by its
+    /// parent and its children when the `tt_pv_refine` candidate is on.
+    tt_pv: bool,
 }
 
 /// One thread's search state: the node count not yet flushed, and whether it has stopped.
@@ -1126,7 +1130,7 @@ impl<'c, 'a> Worker<'c, 'a> {
             cancel,
             heur,
             evals: vec![0; MAX_PLY as usize + 1],
-            path: vec![Step::default(); MAX_PLY as usize + 2],
+            path: root_path(),
             excluded: None,
             leaf_solver: None,
         }
@@ -1813,6 +1817,7 @@ impl<'c, 'a> Worker<'c, 'a> {
             attack: self.ctx.params.attack_continuation > 0
                 && board.threat(planned.mv, board.side_to_move()) >= Threat::Three,
             null: false,
+            tt_pv: false,
         };
         self.ctx.tt.prefetch(board.hash_after(planned.mv));
         board.make(planned.mv);
@@ -1928,7 +1933,12 @@ impl<'c, 'a> Worker<'c, 'a> {
         let mut hash_move = None;
         let mut hash_depth = depth;
         let mut hash_entry = None;
-        if let Some(entry) = tt.probe(key) {
+        let probed = tt.probe(key);
+        let tt_pv = pv_node || probed.map_or(false, |e| e.pv);
+        if excluded.is_none() {
+            self.path[ply as usize].tt_pv = tt_pv;
+        }
+        if let Some(entry) = probed {
             hash_move = entry.best;
             hash_depth = entry.depth;
             hash_entry = Some(entry);
@@ -1972,7 +1982,6 @@ impl<'c, 'a> Worker<'c, 'a> {
             }
             _ => static_eval,
         };
-        let tt_pv = pv_node || hash_entry.map_or(false, |e| e.pv);
         let mut futile = false;
         let params = &self.ctx.params;
         // Candidate (off by default): a PV node whose hash move comes from a shallower search.
@@ -2044,7 +2053,11 @@ impl<'c, 'a> Worker<'c, 'a> {
         {
             let reduction = 367 * PLY / 100 + units * 135 / 1_000;
             let here = self.path[ply as usize];
-            self.path[ply as usize + 1] = Step { null: true, ..here };
+            self.path[ply as usize + 1] = Step {
+                null: true,
+                tt_pv: false,
+                ..here
+            };
             board.set_side_to_move(opp);
             let s = -self.negamax(board, units - reduction, ply + 1, -beta, -beta + 1, !cut);
             board.set_side_to_move(me);
@@ -2236,6 +2249,8 @@ impl<'c, 'a> Worker<'c, 'a> {
                     if self.aborted {
                         return 0;
                     }
+                    // The refuting child's ttPv flag is in another worker's path.
+                    self.path[ply as usize + 1].tt_pv = false;
                     if score > best {
                         best = score;
                         best_move = mv;
@@ -2289,6 +2304,13 @@ impl<'c, 'a> Worker<'c, 'a> {
             Bound::Upper
         };
         if excluded.is_none() {
+            let tt_pv = if self.ctx.params.tt_pv_refine > 0 {
+                let parent = ply > 0 && self.path[ply as usize - 1].tt_pv;
+                let child = self.path[ply as usize + 1].tt_pv;
+                refine_tt_pv(tt_pv, bound, depth, parent, child)
+            } else {
+                tt_pv
+            };
             tt.store(key, best_move, score_to_tt(best, ply), depth, bound, tt_pv);
         }
         best
@@ -2438,6 +2460,27 @@ impl<'c, 'a> Worker<'c, 'a> {
 /// then becomes a straight four), or a double three while the opponent cannot make any four
 /// (one move stops only one of the threes). Never for a side with forbidden moves, whose
 /// straight four may rest on a forbidden square.
+/// A fresh path: only the root's step says anything, that it is on the principal variation.
+fn root_path() -> Vec<Step> {
+    let mut path = vec![Step::default(); MAX_PLY as usize + 2];
+    path[0].tt_pv = true;
+    path
+}
+
+/// The ttPv flag a node stores with its result under the `tt_pv_refine` candidate (Stockfish's
+/// and Rapfi's rule), from its own flag, the bound of its result, its depth in plies and the
+/// flags of its parent and of its last searched child. Above depth 3, a node that failed low
+/// (or was exact) under a ttPv parent joins the principal variation: the parent's move into it
+/// is probably good. One that failed high stays on it only if the child that refuted the
+/// parent's move did too: otherwise it was only the last leaf of a variation.
+fn refine_tt_pv(own: bool, bound: Bound, depth: i32, parent: bool, child: bool) -> bool {
+    match bound {
+        Bound::Upper | Bound::Exact => own || (parent && depth > 3),
+        Bound::Lower if depth > 3 => own && child,
+        Bound::Lower => own,
+    }
+}
+
 fn quick_win(board: &mut Board) -> bool {
     let me = board.side_to_move();
     let opp = me.opponent();
@@ -3161,6 +3204,7 @@ mod tests {
             ("tt_cut_pv", 0),
             ("tt_move_stats", 1),
             ("lmr_tt_pv_less", 100),
+            ("tt_pv_refine", 1),
             ("history_gravity", 8_192),
         ] {
             all.set(name, value).expect("in range");
@@ -3272,10 +3316,11 @@ mod tests {
         }
         // Candidates that act only through another: `lmr_not_improving` adds only to
         // reductions over a ply, which `lmr_fraction` makes; `leaf_vcf_defend` works through
-        // `leaf_vcf`'s solver.
+        // `leaf_vcf`'s solver; `tt_pv_refine` changes only the flag `lmr_tt_pv_less` reads.
         for ((base, base_value), (name, value)) in [
             (("lmr_fraction", 100), ("lmr_not_improving", 100)),
             (("leaf_vcf", 100), ("leaf_vcf_defend", 1)),
+            (("lmr_tt_pv_less", 100), ("tt_pv_refine", 1)),
         ] {
             let mut with = singular;
             with.set(base, base_value).expect("in range");
@@ -3284,6 +3329,24 @@ mod tests {
             let more = best_with(&mut board(Rule::Freestyle, quiet), 8, with);
             assert_ne!(plain.nodes, more.nodes, "{name} changes nothing");
         }
+    }
+
+    #[test]
+    fn refined_tt_pv_joins_under_a_marked_parent_and_leaves_after_an_unmarked_refutation() {
+        for bound in [Bound::Upper, Bound::Exact] {
+            // A fail-low (or exact) node joins under a marked parent, above depth 3 only.
+            assert!(refine_tt_pv(false, bound, 4, true, false));
+            assert!(!refine_tt_pv(false, bound, 3, true, true));
+            assert!(!refine_tt_pv(false, bound, 8, false, true));
+            // It never loses its own mark.
+            assert!(refine_tt_pv(true, bound, 8, false, false));
+        }
+        // A fail-high node keeps its mark above depth 3 only with a marked refuting child.
+        assert!(refine_tt_pv(true, Bound::Lower, 4, false, true));
+        assert!(!refine_tt_pv(true, Bound::Lower, 4, true, false));
+        assert!(refine_tt_pv(true, Bound::Lower, 3, false, false));
+        // And it never gains one.
+        assert!(!refine_tt_pv(false, Bound::Lower, 8, true, true));
     }
 
     #[test]
