@@ -659,12 +659,18 @@ impl Board {
         }
         let mut old_pats = [0u8; TOUCHED];
         for ((&(i, d), &new), old_slot) in touched.iter().zip(&packed).zip(&mut old_pats) {
-            let old = self.derived.pats[i][d];
+            // The cell's four patterns are changed as one word in a register and written
+            // whole: a one-byte store read back at once as four bytes would stall the load (no
+            // store-to-load forwarding).
+            let shift = 8 * d as u32;
+            let word = u32::from_le_bytes(self.derived.pats[i]);
+            let old = (word >> shift) as u8;
             *old_slot = old;
             if old != new {
-                self.derived.pats[i][d] = new;
+                let new_word = (word & !(0xFF << shift)) | (u32::from(new) << shift);
+                self.derived.pats[i] = new_word.to_le_bytes();
                 if self.cells[i] == CODE_EMPTY {
-                    self.refresh_cell(i, old ^ new);
+                    self.refresh_cell(i, word, new_word);
                 }
             }
         }
@@ -683,16 +689,20 @@ impl Board {
 
     /// Recomputes the combined info of the empty cell `i` and its counts and four bits, after
     /// one of its patterns changed by the bits in `changed` (only the colours whose nibble changed
-    /// are combined again).
-    fn refresh_cell(&mut self, i: usize, changed: u8) {
+    /// are combined again). `old_word` and `word` hold its packed patterns before and now,
+    /// direction 0 in the low byte.
+    fn refresh_cell(&mut self, i: usize, old_word: u32, word: u32) {
         let old_info = self.derived.info[i];
-        self.undo.cells.push((i as u16, old_info));
+        let old_four = four_bits(old_word.to_le_bytes()) as u8;
+        self.undo.cells.push((i as u16, old_info, old_four));
+        let x = old_word ^ word;
+        let changed = (x | x >> 8 | x >> 16 | x >> 24) as u8;
         for c in Stone::BOTH {
             if (changed >> (4 * c.index())) & 0xF == 0 {
                 continue;
             }
-            let pats = patterns_of(self.derived.pats[i], c);
-            let new = self.table.combine(c, pats);
+            let own = (word >> (4 * c.index())) & 0x0F0F_0F0F;
+            let new = self.table.combine(c, own.to_le_bytes());
             let old = old_info[c.index()];
             if new != old {
                 self.uncount(c, old);
@@ -700,7 +710,7 @@ impl Board {
                 self.count(c, new);
             }
         }
-        self.set_four_bits(i, four_bits(self.derived.pats[i]));
+        self.set_four_bits(i, four_bits(word.to_le_bytes()));
     }
 
     /// Takes back the line update of the last stone, on `pos`, from the undo log: clears its
@@ -730,10 +740,10 @@ impl Board {
         self.undo.pats.truncate(start);
         let cells_start = frame.cells_start as usize;
         for n in cells_start..self.undo.cells.len() {
-            let (j, info) = self.undo.cells[n];
+            let (j, info, four) = self.undo.cells[n];
             let j = j as usize;
             self.derived.info[j] = info;
-            self.set_four_bits(j, four_bits(self.derived.pats[j]));
+            self.set_four_bits(j, u64::from(four));
         }
         self.undo.cells.truncate(cells_start);
         self.derived.threat_count = frame.threat_count;
@@ -985,8 +995,9 @@ struct UndoLog {
     /// The old packed patterns of the [`TOUCHED`] (cell, direction) pairs of each logged
     /// stone, in the order `update_lines` visits them.
     pats: Vec<u8>,
-    /// The old info of each empty cell whose patterns a logged stone changed.
-    cells: Vec<(u16, [CellInfo; 2])>,
+    /// The old info and four bits (as [`four_bits`] gives them) of each empty cell whose
+    /// patterns a logged stone changed.
+    cells: Vec<(u16, [CellInfo; 2], u8)>,
 }
 
 /// The undo record of one stone, besides its [`TOUCHED`] entries in [`UndoLog::pats`].

@@ -388,7 +388,10 @@ pub struct PatternTable {
     /// Indexed by a board line key (absolute codes: 1 black, 2 white, 3 wall); low nibble black's
     /// [`Pattern`], high nibble white's (one byte: the table is 1 MiB, read on every move).
     line: Vec<u8>,
-    /// Indexed by `[colour][p0 + 12·p1 + 144·p2 + 1728·p3]`.
+    /// Indexed by `[colour][pair(p0, p1) · PAIRS + pair(p2, p3)]` ([`PAIR_CLASS`]): the
+    /// combination does not depend on the order of the directions, so a table of unordered
+    /// pairs is 3.4 times smaller than one of every ordered four (97 KiB for both colours
+    /// instead of 332 KiB, read on every refreshed cell).
     combo: [Vec<CellInfo>; 2],
 }
 
@@ -431,11 +434,10 @@ impl PatternTable {
     /// The combined view of a cell for `stone` given its four direction patterns.
     #[inline]
     pub fn combine(&self, stone: Stone, pats: [u8; 4]) -> CellInfo {
-        let idx = pats[0] as usize
-            + Pattern::COUNT * pats[1] as usize
-            + Pattern::COUNT * Pattern::COUNT * pats[2] as usize
-            + Pattern::COUNT * Pattern::COUNT * Pattern::COUNT * pats[3] as usize;
-        self.combo[stone.index()][idx]
+        let pair = |a: u8, b: u8| {
+            usize::from(PAIR_CLASS[usize::from(a) * Pattern::COUNT + usize::from(b)])
+        };
+        self.combo[stone.index()][pair(pats[0], pats[1]) * PAIRS + pair(pats[2], pats[3])]
     }
 }
 
@@ -445,17 +447,41 @@ fn swap_colours(key: u32) -> u32 {
     ((key & LOW) << 1) | ((key >> 1) & LOW)
 }
 
+/// Number of unordered pairs of patterns.
+const PAIRS: usize = Pattern::COUNT * (Pattern::COUNT + 1) / 2;
+
+/// The class of an ordered pair of pattern codes `(a, b)`, at `a · COUNT + b`: the index of the
+/// unordered pair, `hi · (hi + 1) / 2 + lo`.
+const PAIR_CLASS: [u8; Pattern::COUNT * Pattern::COUNT] = {
+    let mut table = [0u8; Pattern::COUNT * Pattern::COUNT];
+    let mut a = 0;
+    while a < Pattern::COUNT {
+        let mut b = 0;
+        while b < Pattern::COUNT {
+            let (lo, hi) = if a < b { (a, b) } else { (b, a) };
+            table[a * Pattern::COUNT + b] = (hi * (hi + 1) / 2 + lo) as u8;
+            b += 1;
+        }
+        a += 1;
+    }
+    table
+};
+
+/// The combine table of `stone` under `rule`, by pair classes (see [`PatternTable`]).
 fn build_combo(rule: Rule, stone: Stone) -> Vec<CellInfo> {
-    let n = Pattern::COUNT;
-    let mut out = Vec::with_capacity(n * n * n * n);
-    for i in 0..n * n * n * n {
-        let pats = [
-            Pattern::ALL[i % n],
-            Pattern::ALL[(i / n) % n],
-            Pattern::ALL[(i / (n * n)) % n],
-            Pattern::ALL[i / (n * n * n)],
-        ];
-        out.push(combine_patterns(rule, stone, pats));
+    // A representative ordered pair of each class.
+    let mut pairs = [(Pattern::Dead, Pattern::Dead); PAIRS];
+    for a in 0..Pattern::COUNT {
+        for b in 0..Pattern::COUNT {
+            pairs[usize::from(PAIR_CLASS[a * Pattern::COUNT + b])] =
+                (Pattern::ALL[a], Pattern::ALL[b]);
+        }
+    }
+    let mut out = Vec::with_capacity(PAIRS * PAIRS);
+    for &(p0, p1) in &pairs {
+        for &(p2, p3) in &pairs {
+            out.push(combine_patterns(rule, stone, [p0, p1, p2, p3]));
+        }
     }
     out
 }

@@ -1460,3 +1460,25 @@ fn combo_index_numbers_each_multiset_of_ranks_once() {
         0
     );
 }
+
+#[test]
+fn the_pair_class_combine_table_answers_every_ordered_four_of_patterns() {
+    // The combine table keeps one entry per two unordered pairs; every ordering of every four
+    // patterns must still read the combination of exactly those four, for both colours of
+    // every rule (renju black's forbidden classes included).
+    let n = Pattern::COUNT;
+    for rule in Rule::ALL {
+        let t = table(rule);
+        for stone in [Stone::Black, Stone::White] {
+            for i in 0..n.pow(4) {
+                let codes = [i % n, (i / n) % n, (i / (n * n)) % n, i / (n * n * n)];
+                let pats = codes.map(|c| Pattern::ALL[c]);
+                assert_eq!(
+                    t.combine(stone, codes.map(|c| c as u8)),
+                    combine_patterns(rule, stone, pats),
+                    "{rule:?} {stone:?} {pats:?}"
+                );
+            }
+        }
+    }
+}
