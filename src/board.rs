@@ -636,8 +636,8 @@ impl Board {
     /// logging the old patterns and infos in the undo log.
     ///
     /// Two passes over the same [`TOUCHED`] (cell, direction) pairs: first all keys and their
-    /// table lookups (independent loads, so they overlap), then the pattern changes and cell
-    /// refreshes. Each cell lies on one of the pairs
+    /// table lookups (independent loads from a table too big for the nearest caches, so they
+    /// overlap), then the pattern changes and cell refreshes. Each cell lies on one of the pairs
     /// only, so the passes give the same state and undo log as one pass would.
     fn update_lines(&mut self, pos: Pos, code: u32) {
         let base = pos.index() as isize;

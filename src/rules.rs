@@ -16,8 +16,6 @@
 //!
 //! The board edge never blocks a five (protocol.md §4: only opponent stones block).
 
-use std::collections::HashMap;
-
 use crate::board::{Board, Pos, Stone, DIRECTIONS};
 
 /// The game rule of a session.
@@ -278,9 +276,6 @@ pub const HALF_WINDOW: usize = 5;
 pub const KEY_BITS: u32 = 20;
 const WINDOW: usize = 2 * HALF_WINDOW + 1;
 const KEY_SPACE: usize = 1 << KEY_BITS;
-/// Bits of the half of a line key on one side of the centre.
-const HALF_BITS: u32 = KEY_BITS / 2;
-const HALF_KEYS: usize = 1 << HALF_BITS;
 
 /// Cell codes inside line keys and windows. On the board, 1 is black and 2 white; relative to a
 /// colour, 1 is "own" and 2 "opponent".
@@ -390,18 +385,8 @@ fn slot_of(i: usize) -> usize {
 #[derive(Debug)]
 pub struct PatternTable {
     rule: Rule,
-    /// The class of the five cells before the centre (a key's low [`HALF_BITS`] bits): halves
-    /// of one class give the same patterns whatever the other half is.
-    before: Box<[u8; HALF_KEYS]>,
-    /// The same for the five cells after the centre (the key's high bits).
-    after: Box<[u8; HALF_KEYS]>,
-    /// Number of classes of `after`.
-    after_classes: usize,
-    /// The patterns of a board line key (absolute codes: 1 black, 2 white, 3 wall), indexed by
-    /// `before class · after_classes + after class`: low nibble black's [`Pattern`], high
-    /// nibble white's. Read 40 times per move: with 57 to 119 classes a side, the three tables
-    /// take 5 to 16 KiB instead of the 1 MiB of a table by whole keys, and stay in the
-    /// nearest cache.
+    /// Indexed by a board line key (absolute codes: 1 black, 2 white, 3 wall); low nibble black's
+    /// [`Pattern`], high nibble white's (one byte: the table is 1 MiB, read on every move).
     line: Vec<u8>,
     /// Indexed by `[colour][pair(p0, p1) · PAIRS + pair(p2, p3)]` ([`PAIR_CLASS`]): the
     /// combination does not depend on the order of the directions, so a table of unordered
@@ -421,38 +406,18 @@ impl PatternTable {
             rule.five_rule(Stone::White),
             rule.has_forbidden(Stone::White),
         );
-        let mut full = vec![0u8; KEY_SPACE];
-        for (key, entry) in full.iter_mut().enumerate() {
+        let mut line = vec![0u8; KEY_SPACE];
+        for (key, entry) in line.iter_mut().enumerate() {
             let key = key as u32;
             let b = black.classify_key(key) as u8;
             let w = white.classify_key(swap_colours(key)) as u8;
             *entry = b | (w << 4);
         }
-        // Two halves are in one class when they give the same patterns beside every other
-        // half: the table by whole keys is then the product of the two class tables.
-        let row =
-            |b: usize| -> Vec<u8> { (0..HALF_KEYS).map(|a| full[b | a << HALF_BITS]).collect() };
-        let column = |a: usize| full[a << HALF_BITS..(a + 1) << HALF_BITS].to_vec();
-        let (before, before_reps) = half_classes(row);
-        let (after, after_reps) = half_classes(column);
-        let mut line = Vec::with_capacity(before_reps.len() * after_reps.len());
-        for &b in &before_reps {
-            for &a in &after_reps {
-                line.push(full[b | a << HALF_BITS]);
-            }
-        }
         let combo = [
             build_combo(rule, Stone::Black),
             build_combo(rule, Stone::White),
         ];
-        PatternTable {
-            rule,
-            before,
-            after,
-            after_classes: after_reps.len(),
-            line,
-            combo,
-        }
+        PatternTable { rule, line, combo }
     }
 
     /// The rule these tables were built for.
@@ -463,9 +428,7 @@ impl PatternTable {
     /// Both colours' patterns for a board line key, packed as in the table (black low nibble).
     #[inline]
     pub fn lookup(&self, key: u32) -> u8 {
-        let before = usize::from(self.before[key as usize & (HALF_KEYS - 1)]);
-        let after = usize::from(self.after[(key >> HALF_BITS) as usize & (HALF_KEYS - 1)]);
-        self.line[before * self.after_classes + after]
+        self.line[(key as usize) & (KEY_SPACE - 1)]
     }
 
     /// The combined view of a cell for `stone` given its four direction patterns.
@@ -482,22 +445,6 @@ impl PatternTable {
 fn swap_colours(key: u32) -> u32 {
     const LOW: u32 = 0x5_5555;
     ((key & LOW) << 1) | ((key >> 1) & LOW)
-}
-
-/// The classes of the half keys (see [`PatternTable`]), numbered in order of first appearance,
-/// from each half's patterns beside every other half (`patterns`), and a representative of
-/// each class.
-fn half_classes(patterns: impl Fn(usize) -> Vec<u8>) -> (Box<[u8; HALF_KEYS]>, Vec<usize>) {
-    let mut class_of = Box::new([0u8; HALF_KEYS]);
-    let mut seen: HashMap<Vec<u8>, u8> = HashMap::new();
-    let mut reps = Vec::new();
-    for (half, class) in class_of.iter_mut().enumerate() {
-        *class = *seen.entry(patterns(half)).or_insert_with(|| {
-            reps.push(half);
-            u8::try_from(reps.len() - 1).expect("at most 256 classes of half keys")
-        });
-    }
-    (class_of, reps)
 }
 
 /// Number of unordered pairs of patterns.

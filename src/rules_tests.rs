@@ -1482,29 +1482,3 @@ fn the_pair_class_combine_table_answers_every_ordered_four_of_patterns() {
         }
     }
 }
-
-#[test]
-fn the_line_table_by_half_key_classes_answers_every_key_as_the_classifier_does() {
-    for rule in Rule::ALL {
-        let t = table(rule);
-        let mut black = Classifier::new(
-            rule.five_rule(Stone::Black),
-            rule.has_forbidden(Stone::Black),
-        );
-        let mut white = Classifier::new(
-            rule.five_rule(Stone::White),
-            rule.has_forbidden(Stone::White),
-        );
-        for key in 0..1u32 << KEY_BITS {
-            let b = black.classify_key(key) as u8;
-            let w = white.classify_key(swap_colours(key)) as u8;
-            assert_eq!(t.lookup(key), b | (w << 4), "{rule:?} key {key:#07x}");
-        }
-        // The point of the classes: a table that stays in the nearest cache.
-        assert!(
-            t.line.len() <= 128 * 128,
-            "{rule:?}: {} entries",
-            t.line.len()
-        );
-    }
-}
