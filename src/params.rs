@@ -222,9 +222,10 @@ pub struct Params {
     /// beta counts as that move's cut-off (killer and history), one at or below alpha takes
     /// the same history bonus off it (Rapfi's update of the table move's statistics).
     pub tt_move_stats: i32,
-    /// Candidate (0 = off): at a node on a principal variation now or when its table entry was
-    /// stored, a reduced quiet move is reduced this many hundredths of a ply less (Rapfi: 97,
-    /// which it credits with about 10 Elo).
+    /// Hundredths of a ply (100 by default, 0 = off): at a node on a principal variation now
+    /// or when its table entry was stored, a reduced quiet move is reduced this much less
+    /// (Rapfi: 97, which it credits with about 10 Elo). On since the SPRT of 2026-12-07 (see
+    /// the README).
     pub lmr_tt_pv_less: i32,
     /// Candidate (0 = off): the table's ttPv flag is refined when a node stores its result
     /// above depth 3 (Stockfish and Rapfi): a node that failed low under a ttPv parent is
@@ -297,7 +298,7 @@ impl Default for Params {
             moves_to_go: crate::time::MOVES_TO_GO as i32,
             tt_cut_pv: 1,
             tt_move_stats: 0,
-            lmr_tt_pv_less: 0,
+            lmr_tt_pv_less: 100,
             tt_pv_refine: 0,
             history_gravity: 0,
         }

@@ -3306,7 +3306,7 @@ mod tests {
             ("null_move_depth", 4),
             ("tt_cut_pv", 0),
             ("tt_move_stats", 1),
-            ("lmr_tt_pv_less", 100),
+            ("lmr_tt_pv_less", 0),
             ("history_gravity", 8_192),
         ] {
             let mut more = singular;
