@@ -688,9 +688,9 @@ impl Board {
     }
 
     /// Recomputes the combined info of the empty cell `i` and its counts and four bits, after
-    /// one of its patterns changed by the bits in `changed` (only the colours whose nibble changed
-    /// are combined again). `old_word` and `word` hold its packed patterns before and now,
-    /// direction 0 in the low byte.
+    /// one of its patterns changed: `old_word` and `word` hold its packed patterns before and
+    /// now, direction 0 in the low byte (only the colours whose nibble changed are combined
+    /// again).
     fn refresh_cell(&mut self, i: usize, old_word: u32, word: u32) {
         let old_info = self.derived.info[i];
         let old_four = four_bits(old_word.to_le_bytes()) as u8;

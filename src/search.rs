@@ -2454,12 +2454,6 @@ impl<'c, 'a> Worker<'c, 'a> {
     }
 }
 
-/// True when the side to move, with no five and no straight four to make and facing no five,
-/// wins in five plies by a double threat (Rapfi's quick win check): a four-three whose forced
-/// block makes no four for the opponent (the block lies on another line than the three, which
-/// then becomes a straight four), or a double three while the opponent cannot make any four
-/// (one move stops only one of the threes). Never for a side with forbidden moves, whose
-/// straight four may rest on a forbidden square.
 /// A fresh path: only the root's step says anything, that it is on the principal variation.
 fn root_path() -> Vec<Step> {
     let mut path = vec![Step::default(); MAX_PLY as usize + 2];
@@ -2481,6 +2475,12 @@ fn refine_tt_pv(own: bool, bound: Bound, depth: i32, parent: bool, child: bool) 
     }
 }
 
+/// True when the side to move, with no five and no straight four to make and facing no five,
+/// wins in five plies by a double threat (Rapfi's quick win check): a four-three whose forced
+/// block makes no four for the opponent (the block lies on another line than the three, which
+/// then becomes a straight four), or a double three while the opponent cannot make any four
+/// (one move stops only one of the threes). Never for a side with forbidden moves, whose
+/// straight four may rest on a forbidden square.
 fn quick_win(board: &mut Board) -> bool {
     let me = board.side_to_move();
     let opp = me.opponent();
