@@ -236,6 +236,11 @@ pub struct Params {
     /// its bonus less the score times the bonus over this (Stockfish's and Rapfi's "gravity"),
     /// and the ordering bonus is the score's share of it times `history_max_bonus`.
     pub history_gravity: i32,
+    /// Candidate (0 = off): at a non-PV node that was on a principal variation (its table
+    /// entry's ttPv flag), the singular test's margin is this much more per ply of depth and
+    /// its search a ply deeper (Rapfi's `formerPv`: a wider margin, about 4 of wuzi's units
+    /// per ply, and a shallower reduction, so such a hash move is extended less often).
+    pub singular_former_pv: i32,
 }
 
 impl Default for Params {
@@ -301,6 +306,7 @@ impl Default for Params {
             lmr_tt_pv_less: 100,
             tt_pv_refine: 0,
             history_gravity: 0,
+            singular_former_pv: 0,
         }
     }
 }
@@ -395,6 +401,7 @@ pub const SPECS: &[Spec] = &[
     spec!(lmr_tt_pv_less, 0, 200, 10),
     spec!(tt_pv_refine, 0, 1, 1),
     spec!(history_gravity, 0, 1 << 20, 1_024),
+    spec!(singular_former_pv, 0, 64, 2),
 ];
 
 impl Params {

@@ -2150,12 +2150,23 @@ impl<'c, 'a> Worker<'c, 'a> {
                     && entry.depth >= depth - 3 =>
             {
                 let tt_score = score_from_tt(entry.score, ply);
-                let singular_beta = tt_score - params.singular_margin * depth;
+                // Candidate (off by default): a node that was on a principal variation asks
+                // for a wider margin, from a search a ply deeper (Rapfi's `formerPv`).
+                let former_pv = params.singular_former_pv > 0 && !pv_node && tt_pv;
+                let (margin, test_depth) = if former_pv {
+                    (
+                        params.singular_margin + params.singular_former_pv,
+                        depth / 2 + 1,
+                    )
+                } else {
+                    (params.singular_margin, depth / 2)
+                };
+                let singular_beta = tt_score - margin * depth;
                 if tt_score.abs() < WIN_THRESHOLD {
                     self.excluded = Some((ply, mv));
                     let s = self.negamax(
                         board,
-                        depth / 2 * PLY,
+                        test_depth * PLY,
                         ply,
                         singular_beta - 1,
                         singular_beta,
@@ -3206,6 +3217,7 @@ mod tests {
             ("lmr_tt_pv_less", 100),
             ("tt_pv_refine", 1),
             ("history_gravity", 8_192),
+            ("singular_former_pv", 4),
         ] {
             all.set(name, value).expect("in range");
         }
@@ -3308,6 +3320,7 @@ mod tests {
             ("tt_move_stats", 1),
             ("lmr_tt_pv_less", 0),
             ("history_gravity", 8_192),
+            ("singular_former_pv", 4),
         ] {
             let mut more = singular;
             more.set(name, value).expect("in range");
