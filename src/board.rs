@@ -7,15 +7,13 @@
 //!
 //! For every cell and each of the four directions the board keeps a *line key*: 2 bits for each
 //! of the five cells on either side (0 empty, 1 black, 2 white, 3 wall). A move changes the keys of
-//! the empty cells among the 40 within reach, and for exactly those cells the board looks up the new
+//! the 40 cells within reach, and for exactly those cells the board looks up the new
 //! [`Pattern`]s in the rule's [`PatternTable`], folds them into a per-colour [`CellInfo`], and keeps
 //! per-colour counts of [`Threat`] classes, the sums of cell evaluation weights over empty cells,
 //! a bitset of the empty cells where each colour would make a four or five, and the set of empty
 //! squares within two cells of a stone (move generation's candidates). Each move logs what it
 //! overwrote (old patterns, infos and counts), so `undo` restores it without table lookups;
-//! removing an older stone (TAKEBACK) recomputes the board instead. Cells that hold a stone keep
-//! the keys and patterns they had when it was placed: nothing reads them, and stones come off in
-//! the reverse order, so each is right again when its cell is emptied. The test module
+//! removing an older stone (TAKEBACK) runs the same update in reverse instead. The test module
 //! checks all of it against a full recompute after random make/undo sequences, under every rule.
 
 use std::{fmt, sync::Arc};
@@ -444,9 +442,7 @@ impl Board {
         self.derived.near[pos.index()]
     }
 
-    /// The pattern `stone` would make at the empty square `pos` in direction `dir` (0..4, see
-    /// [`DIRECTIONS`]; for a stone, the pattern when it was placed or the board last
-    /// recomputed).
+    /// The pattern `stone` would make at `pos` in direction `dir` (0..4, see [`DIRECTIONS`]).
     #[inline]
     pub fn pattern(&self, pos: Pos, dir: usize, stone: Stone) -> Pattern {
         Pattern::from_u8(self.pattern_code(pos, dir, stone))
@@ -596,10 +592,14 @@ impl Board {
             if let Some(at) = self.history.iter().rposition(|&p| p == pos) {
                 self.history.remove(at);
             }
-            // The keys of the stones placed after it still see it (`set_key_slot`).
-            self.recompute();
+            self.update_lines(pos, 0);
+            for c in Stone::BOTH {
+                let pats = patterns_of(self.derived.pats[i], c);
+                let info = self.table.combine(c, pats);
+                self.derived.info[i][c.index()] = info;
+                self.count(c, info);
+            }
             self.undo.clear();
-            return;
         }
         self.set_four_bits(i, four_bits(self.derived.pats[i]));
     }
@@ -667,10 +667,11 @@ impl Board {
             let old = (word >> shift) as u8;
             *old_slot = old;
             if old != new {
-                // Only an empty cell's patterns change (see `set_key_slot`).
                 let new_word = (word & !(0xFF << shift)) | (u32::from(new) << shift);
                 self.derived.pats[i] = new_word.to_le_bytes();
-                self.refresh_cell(i, word, new_word);
+                if self.cells[i] == CODE_EMPTY {
+                    self.refresh_cell(i, word, new_word);
+                }
             }
         }
         self.undo.pats.extend_from_slice(&old_pats);
@@ -678,16 +679,8 @@ impl Board {
 
     /// Writes `code` into slot `slot` of cell `i`'s line key in direction `d`; returns the
     /// packed patterns of the new key.
-    ///
-    /// A cell that holds a stone or a wall is left as it is and its patterns are returned
-    /// unchanged: nothing reads them while it is not empty, and stones come off in the reverse
-    /// order they went on, so its key is right again when it is emptied (an older stone's
-    /// removal recomputes the whole board instead).
     #[inline(always)]
     fn set_key_slot(&mut self, i: usize, d: usize, slot: usize, code: u32) -> u8 {
-        if self.cells[i] != CODE_EMPTY {
-            return self.derived.pats[i][d];
-        }
         let shift = 2 * slot as u32;
         let key = (self.derived.keys[i][d] & !(3 << shift)) | (code << shift);
         self.derived.keys[i][d] = key;
@@ -1039,14 +1032,10 @@ mod tests {
     fn assert_consistent(board: &Board, context: &str) {
         let full = Derived::compute(board);
         let inc = &board.derived;
-        // Keys of cells in the outer wall band, and of stones and walls, are never read (see
-        // `set_key_slot`); compare the empty cells of the interior.
+        // Keys of cells in the outer wall band are never read; compare the interior.
         for i in 0..NUM_CELLS {
             let (x, y) = (i % STRIDE, i / STRIDE);
-            if (PAD..STRIDE - PAD).contains(&x)
-                && (PAD..STRIDE - PAD).contains(&y)
-                && board.cells[i] == CODE_EMPTY
-            {
+            if (PAD..STRIDE - PAD).contains(&x) && (PAD..STRIDE - PAD).contains(&y) {
                 assert!(
                     full.keys[i] == inc.keys[i],
                     "line keys differ at {i} {context}\n{board:?}"

@@ -909,8 +909,7 @@ fn pattern_open_two_makes_open_three_at_both_ends() {
         assert_eq!(b.pattern(p(x, 2), 0, Stone::Black), Pattern::F3, "x={x}");
         assert_eq!(b.threat(p(x, 2), Stone::Black), Threat::Three, "x={x}");
     }
-    // White at (2,2) has three cells between the edge and the black two: no room for a five.
-    assert_eq!(b.pattern(p(2, 2), 0, Stone::White), Pattern::Dead);
+    assert_eq!(b.pattern(p(3, 2), 0, Stone::White), Pattern::Dead);
 }
 
 #[test]
