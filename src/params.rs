@@ -238,8 +238,8 @@ pub struct Params {
     pub history_gravity: i32,
     /// Candidate (0 = off): at a non-PV node that was on a principal variation (its table
     /// entry's ttPv flag), the singular test's margin is this much more per ply of depth and
-    /// its search a ply deeper (Rapfi's `formerPv`: a wider margin, about 4 of wuzi's units
-    /// per ply, and a shallower reduction, so such a hash move is extended less often).
+    /// its search a ply deeper (Rapfi's `formerPv`: a margin wider by about 4 of wuzi's units
+    /// per ply and a test reduced a ply less, so such a hash move is extended less often).
     pub singular_former_pv: i32,
 }
 
