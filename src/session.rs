@@ -472,6 +472,21 @@ impl<W: Write> Session<W> {
         self.board = Board::new(width, height, table);
     }
 
+    /// Reports a parsed opening's problems and empties the board for it, keeping its size;
+    /// `Some` is the flow to return when there is no game to empty (after its `ERROR`).
+    fn restart_board(&mut self, problems: Vec<String>) -> io::Result<Option<Flow>> {
+        for problem in problems {
+            self.send(Reply::Debug(problem))?;
+        }
+        match self.board.as_ref().map(|b| (b.width(), b.height())) {
+            Some((w, h)) => {
+                self.new_board(w, h);
+                Ok(None)
+            }
+            None => self.send(Reply::Error(NO_GAME.into())).map(Some),
+        }
+    }
+
     fn info(&mut self, info: Info) {
         let s = &mut self.settings;
         match info {
@@ -837,14 +852,9 @@ impl<W: Write> Session<W> {
         seq: u64,
         at: Instant,
     ) -> io::Result<Flow> {
-        for problem in problems {
-            self.send(Reply::Debug(problem))?;
+        if let Some(flow) = self.restart_board(problems)? {
+            return Ok(flow);
         }
-        let (w, h) = match self.board.as_ref() {
-            Some(b) => (b.width(), b.height()),
-            None => return self.send(Reply::Error(NO_GAME.into())),
-        };
-        self.new_board(w, h);
         let board = match self.board.as_mut() {
             Some(b) => b,
             None => return Ok(Flow::Continue),
@@ -860,7 +870,7 @@ impl<W: Write> Session<W> {
             }
         }
         if placed == 0 {
-            let opening = swap2_opening(w, h);
+            let opening = swap2_opening(board.width(), board.height());
             for c in opening {
                 if let Some(p) = board.pos(c.x as i64, c.y as i64) {
                     board.make(p);

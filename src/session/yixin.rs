@@ -347,14 +347,9 @@ impl<W: Write> Session<W> {
         seq: u64,
         at: Instant,
     ) -> io::Result<Flow> {
-        for problem in problems {
-            self.send(Reply::Debug(problem))?;
+        if let Some(flow) = self.restart_board(problems)? {
+            return Ok(flow);
         }
-        let (w, h) = match self.board.as_ref() {
-            Some(b) => (b.width(), b.height()),
-            None => return self.send(Reply::Error(NO_GAME.into())),
-        };
-        self.new_board(w, h);
         let (opening, proposals) = if step == 6 {
             stones.split_at(stones.len().min(4))
         } else {
