@@ -241,6 +241,10 @@ pub struct Params {
     /// its search a ply deeper (Rapfi's `formerPv`: a margin wider by about 4 of wuzi's units
     /// per ply and a test reduced a ply less, so such a hash move is extended less often).
     pub singular_former_pv: i32,
+    /// Move-count pruning keeps this many hundredths of its number of quiet moves
+    /// (3 + depth^1.32) at every node it applies to, before `lmp_not_improving` (100 by
+    /// default; Stockfish and Rapfi keep about twice as many at an improving node).
+    pub lmp_percent: i32,
 }
 
 impl Default for Params {
@@ -307,6 +311,7 @@ impl Default for Params {
             tt_pv_refine: 0,
             history_gravity: 0,
             singular_former_pv: 0,
+            lmp_percent: 100,
         }
     }
 }
@@ -402,6 +407,7 @@ pub const SPECS: &[Spec] = &[
     spec!(tt_pv_refine, 0, 1, 1),
     spec!(history_gravity, 0, 1 << 20, 1_024),
     spec!(singular_former_pv, 0, 64, 2),
+    spec!(lmp_percent, 25, 400, 10),
 ];
 
 impl Params {

@@ -2108,7 +2108,9 @@ impl<'c, 'a> Worker<'c, 'a> {
         } else if futile {
             QuietPruning::All
         } else {
-            let first = LMP_MOVES[(depth.max(0) as usize).min(LMP_MOVES.len() - 1)];
+            let first = LMP_MOVES[(depth.max(0) as usize).min(LMP_MOVES.len() - 1)]
+                * params.lmp_percent.max(1) as usize
+                / 100;
             QuietPruning::Late(if improving || params.lmp_not_improving == 0 {
                 first
             } else {
@@ -3218,6 +3220,7 @@ mod tests {
             ("tt_pv_refine", 1),
             ("history_gravity", 8_192),
             ("singular_former_pv", 4),
+            ("lmp_percent", 150),
         ] {
             all.set(name, value).expect("in range");
         }
@@ -3321,6 +3324,7 @@ mod tests {
             ("lmr_tt_pv_less", 0),
             ("history_gravity", 8_192),
             ("singular_former_pv", 4),
+            ("lmp_percent", 150),
         ] {
             let mut more = singular;
             more.set(name, value).expect("in range");
